@@ -1,0 +1,96 @@
+"""Run every benchmark in this folder and print one table: task, evalkit, peer, ratio.
+
+Each ``bench_*.py`` module here defines ``run() -> list[Row]``; this script imports them in name order,
+prints the rows and writes them to ``benchmarks/results.md`` (which the README links).  Peers and evalkit
+are timed side by side in the same process, as medians of repeats.
+
+    python benchmarks/bench.py            # all
+    python benchmarks/bench.py bleu       # only bench_bleu.py
+"""
+
+from __future__ import annotations
+
+import importlib
+import platform
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass
+class Row:
+    task: str
+    evalkit_s: float | None  # seconds (median)
+    peer: str
+    peer_s: float | None
+    target: float | None = None  # required ratio peer/evalkit, if any
+    note: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        if self.evalkit_s and self.peer_s:
+            return self.peer_s / self.evalkit_s
+        return None
+
+    @property
+    def verdict(self) -> str:
+        if self.target is None or self.ratio is None:
+            return ""
+        return "met" if self.ratio >= self.target else f"MISSED (target {self.target:g}x)"
+
+
+def median_time(fn, repeats: int = 3) -> float:
+    """Median wall-clock seconds of ``repeats`` calls of ``fn()``."""
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{x * 1000:.1f} ms" if x < 1 else f"{x:.2f} s"
+
+
+def render(rows: list[Row]) -> str:
+    lines = [
+        "| task | evalkit | peer | peer time | ratio (peer / evalkit) | target | note |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        ratio = f"{r.ratio:.2f}x" if r.ratio is not None else "-"
+        target = f"{r.target:g}x: {r.verdict}" if r.target is not None else "-"
+        lines.append(f"| {r.task} | {_fmt(r.evalkit_s)} | {r.peer} | {_fmt(r.peer_s)} | {ratio} | {target} | {r.note} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    sys.path.insert(0, str(HERE))
+    names = sorted(p.stem for p in HERE.glob("bench_*.py"))
+    if argv:
+        names = [n for n in names if any(a in n for a in argv)]
+    rows: list[Row] = []
+    for name in names:
+        print(f"running {name} ...", flush=True)
+        rows.extend(importlib.import_module(name).run())
+    table = render(rows)
+    print(table)
+    header = (
+        "# Benchmark results\n\n"
+        f"Produced by `python benchmarks/bench.py` on {platform.machine()} with Python {platform.python_version()}, "
+        f"{time.strftime('%Y-%m-%d')}. Times are medians of repeats, evalkit and the peer timed in the same run.\n\n"
+    )
+    if not argv:
+        (HERE / "results.md").write_text(header + table + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
