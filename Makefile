@@ -29,7 +29,7 @@ lab: install
 	$(BIN)/jupyter lab --notebook-dir=notebooks --port=$(PORT) --ServerApp.port_retries=0
 
 test: install
-	$(BIN)/python -m pytest tests $(NOTEBOOKS) --nbval --nbval-current-env \
+	$(BIN)/python -m pytest tests evalkit --doctest-modules $(NOTEBOOKS) --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 $(PYTEST_ARGS)
 
 # Outputs are regenerated, never edited by hand: run this after changing a lesson or evalkit.

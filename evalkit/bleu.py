@@ -22,7 +22,9 @@ Smoothing comes in two families, each reproducing its library exactly:
 - sacreBLEU's: ``"none"`` (exact BLEU: 0 when a weighted precision is 0), ``"floor"``, ``"add-k"``, ``"exp"``.
 - NLTK's ``"method0"`` ... ``"method7"`` (Chen & Cherry, 2014), with NLTK's conventions: an order with no
   hypothesis n-grams counts as 0/1, a corpus with no unigram match scores 0, and a precision that is still
-  0 after smoothing is left out of the geometric mean.
+  0 after smoothing is left out of the geometric mean.  NLTK's method 5 (and 7, which uses it) averages
+  *precisions* with p_0 = p_1 + 1 where Chen & Cherry average match counts, so it can score a perfect
+  hypothesis above 1; evalkit reproduces that, as it reproduces every NLTK number.
 
 Weights are divided by their sum, so ``(1, 1)`` means ``(0.5, 0.5)`` and the score stays in [0, 1].
 """
@@ -230,7 +232,7 @@ class Precision:
 
 @dataclass(frozen=True)
 class BLEUResult:
-    """An immutable BLEU result. ``float(result)`` is the score, in [0, 1]."""
+    """An immutable BLEU result. ``float(result)`` is the score, in [0, 1] (NLTK's methods 5 and 7 excepted)."""
 
     score: float
     precisions: tuple[Precision, ...]

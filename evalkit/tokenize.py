@@ -13,7 +13,7 @@ A tokenizer is a plain function ``str -> list[str]``.  The names and behaviour f
 - ``"char"``: every non-space character is a token.
 
     >>> tokenize("It's 3.5% in the U.S.", "13a")
-    ['It', "'", 's', '3.5', '%', 'in', 'the', 'U.S', '.']
+    ["It's", '3.5', '%', 'in', 'the', 'U', '.', 'S', '.']
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def tokenize_none(text: str) -> list[str]:
 
 # --- 13a -------------------------------------------------------------------------------------------------
 # ASCII punctuation and symbols that always become tokens of their own: { | } ~ [ \ ] ^ _ ` space ! " # $ % &
-# ( ) * + : ; < = > ? @ /   (note: not the apostrophe's neighbours - ' , . which have their own rules)
+# ( ) * + : ; < = > ? @ /   (not the apostrophe, which stays inside words, nor - , . which have rules below)
 _13A_ALWAYS_SPLIT = re.compile(r"([{-~\[-` -&(-+:-@/])")
 _13A_PERIOD_COMMA_AFTER_NON_DIGIT = re.compile(r"([^0-9])([.,])")
 _13A_PERIOD_COMMA_BEFORE_NON_DIGIT = re.compile(r"([.,])([^0-9])")

@@ -1,0 +1,235 @@
+"""BLEU on hand-sized inputs: every expected value is worked out by hand in the comment beside it."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from evalkit.bleu import (
+    BLEUStats,
+    brevity_penalty,
+    closest_ref_length,
+    corpus_bleu,
+    score_stats,
+    segment_stats,
+    sentence_bleu,
+    sentence_stats,
+)
+
+CAT = "the cat sat on the mat"
+REF_IS = "the cat is on the mat"
+REF_BIRD = "the bird sat on the bush"
+
+
+def counts(result):
+    return [(p.matches, p.total) for p in result.precisions]
+
+
+def test_worked_example_a():
+    # Unigrams: the x2 (max ref count 2), cat, sat (in ref 2), on, mat -> 6/6.
+    # Bigrams: "the cat", "cat sat" (no ref has it), "sat on" (ref 2), "on the", "the mat" -> 4/5.
+    r = sentence_bleu(CAT, [REF_IS, REF_BIRD], weights=(0.5, 0.5))
+    assert counts(r) == [(6, 6), (4, 5)]
+    assert r.brevity_penalty == 1.0 and r.hyp_len == 6 and r.ref_len == 6
+    assert math.isclose(r.score, math.sqrt(6 / 6 * 4 / 5), rel_tol=1e-15)
+    assert math.isclose(float(r), r.score)
+
+
+def test_worked_example_b_unsmoothed_is_zero():
+    # p = 5/6, 3/5, 1/4, 0/3: a zero 4-gram precision makes unsmoothed BLEU-4 exactly 0.
+    r = sentence_bleu(CAT, [REF_IS])
+    assert counts(r) == [(5, 6), (3, 5), (1, 4), (0, 3)]
+    assert r.score == 0.0
+
+
+def test_exp_smoothing_by_hand():
+    # 'exp' (NIST): the first zero precision becomes 1/(2*total) = 1/6.
+    r = sentence_bleu(CAT, [REF_IS], smoothing="exp")
+    expected = math.exp((math.log(5 / 6) + math.log(3 / 5) + math.log(1 / 4) + math.log(1 / 6)) / 4)
+    assert math.isclose(r.score, expected, rel_tol=1e-12)
+    assert math.isclose(r.precisions[3].value, 1 / 6)
+
+
+def test_floor_and_add_k_by_hand():
+    # floor: 0 matches -> 0.1/3.  add-k (k=1, orders > 1): 5/6, 4/6, 2/5, 1/4.
+    floor = sentence_bleu(CAT, [REF_IS], smoothing="floor").score
+    addk = sentence_bleu(CAT, [REF_IS], smoothing="add-k").score
+    assert math.isclose(floor, (5 / 6 * 3 / 5 * 1 / 4 * 0.1 / 3) ** 0.25, rel_tol=1e-12)
+    assert math.isclose(addk, (5 / 6 * 4 / 6 * 2 / 5 * 1 / 4) ** 0.25, rel_tol=1e-12)
+
+
+def test_clipping_the_seven_times():
+    # "the" x7 against a reference with two "the": clipped to 2 -> 2/7, not 7/7.
+    r = sentence_bleu(["the"] * 7, ["the cat is walking in the garden"], weights=(1,))
+    assert counts(r) == [(2, 7)]
+    assert math.isclose(r.score, 2 / 7)
+
+
+def test_multiple_references_pool_by_max_count_not_max_score():
+    # Against REF_IS alone p2 = 3/5, against REF_BIRD alone p2 = 2/5 ("sat on", "on the"); pooled 4/5 is more
+    # than either: the references are pooled n-gram by n-gram, not scored separately.
+    pooled = sentence_bleu(CAT, [REF_IS, REF_BIRD], weights=(0, 1)).score
+    single = [sentence_bleu(CAT, [r], weights=(0, 1)).score for r in (REF_IS, REF_BIRD)]
+    assert math.isclose(pooled, 4 / 5) and math.isclose(single[0], 3 / 5) and math.isclose(single[1], 2 / 5)
+
+
+def test_brevity_penalty_cases():
+    assert brevity_penalty(11, 10) == 1.0  # c > r
+    assert brevity_penalty(10, 10) == 1.0  # exp(1 - 1) = 1
+    assert brevity_penalty(0, 5) == 0.0  # empty hypothesis
+    assert math.isclose(brevity_penalty(10, 11), math.exp(1 - 11 / 10))
+    assert math.isclose(brevity_penalty(5, 10), math.exp(-1))
+
+
+def test_closest_reference_length_ties_go_to_the_shorter():
+    assert closest_ref_length([8, 11], 10) == 11  # |11-10| = 1 < |8-10| = 2
+    assert closest_ref_length([8, 12], 10) == 8  # tie at distance 2: the shorter
+    assert closest_ref_length([12, 8], 10) == 8  # whatever the order
+
+
+def test_closest_versus_shortest_reference_length():
+    # A 10-token hypothesis equal to the first 10 tokens of references of 8 and 11 tokens:
+    # closest r = 11 -> BP = exp(1 - 11/10) = 0.9048...; shortest r = 8 < 10 -> BP = 1.
+    words = "a b c d e f g h i j k".split()
+    hyp, refs = words[:10], [words[:8], words[:11]]
+    assert math.isclose(sentence_bleu(hyp, refs).brevity_penalty, math.exp(-0.1))
+    assert sentence_bleu(hyp, refs, ref_length="shortest").brevity_penalty == 1.0
+
+
+def test_empty_hypothesis_scores_zero_for_every_smoothing():
+    for smoothing in ["none", "floor", "add-k", "exp"] + [f"method{k}" for k in range(8)]:
+        r = sentence_bleu("", [REF_IS], smoothing=smoothing)
+        assert r.score == 0.0 and r.hyp_len == 0 and r.brevity_penalty == 0.0
+
+
+def test_hypothesis_shorter_than_the_highest_order():
+    # Two tokens: no 3- or 4-grams. Unsmoothed BLEU-4 is 0; with effective order, BLEU-2 of "the cat"
+    # against REF_IS: p1 = 2/2, p2 = 1/1, BP = exp(1 - 6/2) = exp(-2).
+    assert sentence_bleu("the cat", [REF_IS]).score == 0.0
+    r = sentence_bleu("the cat", [REF_IS], effective_order=True)
+    assert math.isclose(r.score, math.exp(-2)) and r.weights == (0.5, 0.5)
+    assert r.precisions[2].value is None and r.precisions[3].value is None
+
+
+def test_one_word_hypothesis():
+    # "the" against "the cat": p1 = 1/1 and BLEU-1 = BP = exp(1 - 2/1).
+    assert math.isclose(sentence_bleu("the", ["the cat"], weights=(1,)).score, math.exp(-1))
+
+
+def test_identical_sentences_score_one():
+    assert math.isclose(sentence_bleu(REF_IS, [REF_IS]).score, 1.0)
+
+
+def test_weights_are_normalized_and_zero_weight_orders_do_not_zero_the_score():
+    a = sentence_bleu(CAT, [REF_IS], weights=(1, 1)).score
+    b = sentence_bleu(CAT, [REF_IS], weights=(0.5, 0.5)).score
+    assert math.isclose(a, b) and math.isclose(a, math.sqrt(5 / 6 * 3 / 5))
+    # the 4-gram precision is 0 but carries no weight: BLEU = (5/6 * 3/5 * 1/4) ** (1/3)
+    c = sentence_bleu(CAT, [REF_IS], weights=(1, 1, 1, 0)).score
+    assert math.isclose(c, (5 / 6 * 3 / 5 * 1 / 4) ** (1 / 3))
+
+
+def test_tokens_and_strings_give_the_same_result():
+    assert sentence_bleu(CAT.split(), [REF_IS.split()], smoothing="exp") == sentence_bleu(
+        CAT, [REF_IS], smoothing="exp"
+    )
+
+
+def test_lowercase():
+    r = sentence_bleu("The Cat sat on the MAT", [REF_IS], lowercase=True, smoothing="exp")
+    assert r.score == sentence_bleu(CAT, [REF_IS], smoothing="exp").score
+    assert "case:lc" in r.signature
+
+
+def test_corpus_is_the_score_of_summed_statistics():
+    # Segment 1: CAT vs REF_IS: 5/6 3/5 1/4 0/3, c=6 r=6.  Segment 2: "a quick brown fox" vs
+    # "the quick brown fox jumps": 3/4 2/3 1/2 0/1, c=4 r=5.  Corpus: 8/10 5/8 2/6 0/4, c=10, r=11.
+    hyps, refs = [CAT, "a quick brown fox"], [[REF_IS], ["the quick brown fox jumps"]]
+    r = corpus_bleu(hyps, refs, smoothing="exp")
+    assert counts(r) == [(8, 10), (5, 8), (2, 6), (0, 4)]
+    assert (r.hyp_len, r.ref_len) == (10, 11)
+    expected = math.exp(1 - 11 / 10) * (8 / 10 * 5 / 8 * 2 / 6 * (1 / 2) / 4) ** 0.25
+    assert math.isclose(r.score, expected, rel_tol=1e-12)
+    assert score_stats(sum(segment_stats(hyps, refs)), smoothing="exp") == r
+
+
+def test_stats_add_up_and_rescore_without_recount():
+    s1 = sentence_stats(CAT, [REF_IS])
+    s2 = sentence_stats("a quick brown fox", ["the quick brown fox jumps"])
+    total = s1 + s2
+    assert total.matches == (8, 5, 2, 0) and total.totals == (10, 8, 6, 4) and total.segments == 2
+    assert sum([s1, s2]) == total
+    # re-scoring with BLEU-2 weights needs no recount and equals a fresh count
+    assert score_stats(total, weights=(0.5, 0.5)).score == corpus_bleu(
+        [CAT, "a quick brown fox"], [[REF_IS], ["the quick brown fox jumps"]], weights=(0.5, 0.5)
+    ).score
+
+
+def test_results_and_stats_are_immutable():
+    r = sentence_bleu(CAT, [REF_IS])
+    with pytest.raises(AttributeError):
+        r.score = 1.0  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        r.stats.hyp_len = 3  # type: ignore[misc]
+
+
+def test_repr_is_rounded_and_signature_names_settings():
+    r = sentence_bleu(CAT, [REF_IS, REF_BIRD], weights=(0.5, 0.5), tokenize="13a", smoothing="exp")
+    assert repr(r) == "BLEUResult(score=0.8944, precisions=[6/6, 4/5], bp=1.0000, hyp_len=6, ref_len=6)"
+    assert r.signature.startswith("nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|order:2|weights:uniform")
+
+
+def test_stats_with_too_low_order_are_refused_clearly():
+    stats = sentence_stats(CAT, [REF_IS], max_order=2)
+    with pytest.raises(ValueError, match="order 2"):
+        score_stats(stats)  # four weights need order 4
+    with pytest.raises(ValueError, match="max_order=5"):
+        score_stats(sentence_stats(CAT, [REF_IS]), smoothing="method5")
+
+
+def test_adding_incompatible_stats_is_refused():
+    with pytest.raises(ValueError, match="max order"):
+        sentence_stats(CAT, [REF_IS], max_order=2) + sentence_stats(CAT, [REF_IS])
+    with pytest.raises(ValueError, match="tokenization"):
+        sentence_stats(CAT, [REF_IS], tokenize="13a") + sentence_stats(CAT, [REF_IS])
+    assert isinstance(sentence_stats(CAT, [REF_IS]), BLEUStats)
+
+
+# ------------------------------------------------------------------------------------------ bad input
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: sentence_bleu(None, [REF_IS]), TypeError, "hypothesis is None"),
+        (lambda: sentence_bleu(CAT, None), TypeError, "references is None"),
+        (lambda: sentence_bleu(CAT, REF_IS), TypeError, "single string"),
+        (lambda: sentence_bleu(CAT, []), ValueError, "at least one reference"),
+        (lambda: sentence_bleu(42, [REF_IS]), TypeError, "int"),
+        (lambda: sentence_bleu(CAT, [None]), TypeError, r"references\[0\] is None"),
+        (lambda: sentence_bleu(CAT, [["the", 3]]), TypeError, "position 1"),
+        (lambda: sentence_bleu(b"bytes", [REF_IS]), TypeError, "bytes"),
+        (lambda: sentence_bleu(CAT, [REF_IS], weights=()), ValueError, "empty"),
+        (lambda: sentence_bleu(CAT, [REF_IS], weights=(0.5, -0.5)), ValueError, "non-negative"),
+        (lambda: sentence_bleu(CAT, [REF_IS], weights=(float("nan"),)), ValueError, "finite"),
+        (lambda: sentence_bleu(CAT, [REF_IS], weights=(0, 0)), ValueError, "all weights are zero"),
+        (lambda: sentence_bleu(CAT, [REF_IS], weights="0.5"), TypeError, "sequence of numbers"),
+        (lambda: sentence_bleu(CAT, [REF_IS], smoothing="laplace"), ValueError, "'method7'"),
+        (lambda: sentence_bleu(CAT, [REF_IS], tokenize="moses"), ValueError, "'13a'"),
+        (lambda: sentence_bleu(CAT, [REF_IS], ref_length="average"), ValueError, "'shortest'"),
+        (lambda: sentence_bleu(CAT, [REF_IS], smoothing="exp", smooth_value=0.1), ValueError, "floor"),
+        (lambda: sentence_bleu(CAT, [REF_IS], smoothing="floor", smooth_value=-1), ValueError, "positive"),
+        (lambda: sentence_bleu(CAT, [REF_IS], effective_order="yes"), TypeError, "True or False"),
+        (lambda: sentence_bleu(CAT, [REF_IS], weights=(1, 1), smoothing="method6"), ValueError, "method6"),
+        (lambda: corpus_bleu([CAT], [[REF_IS], [REF_IS]]), ValueError, "lengths differ"),
+        (lambda: corpus_bleu([], []), ValueError, "empty"),
+        (lambda: corpus_bleu(CAT, [[REF_IS]]), TypeError, "one item per segment"),
+        (lambda: corpus_bleu([CAT], [REF_IS]), TypeError, r"references\[0\] is a single string"),
+        (lambda: corpus_bleu([CAT, None], [[REF_IS], [REF_IS]]), TypeError, r"hypothesis\[1\] is None"),
+        (lambda: corpus_bleu([CAT], [[]]), ValueError, r"references\[0\] is empty"),
+        (lambda: score_stats("stats"), TypeError, "BLEUStats"),
+        (lambda: sentence_stats(CAT, [REF_IS], max_order=0), ValueError, "at least 1"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
