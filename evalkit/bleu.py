@@ -47,6 +47,7 @@ from ._checks import (
     check_int,
     check_references,
     check_same_length,
+    check_text,
     check_weights,
 )
 from .ngrams import clipped_matches
@@ -208,9 +209,46 @@ def segment_stats(
     return out
 
 
-def corpus_stats(hypotheses, references, **kwargs) -> BLEUStats:
-    """The summed statistics of a corpus (see :func:`segment_stats` for the arguments)."""
-    return sum(segment_stats(hypotheses, references, **kwargs))
+def _validate_corpus(hypotheses, references, max_order, tokenize) -> None:
+    check_int("max_order", max_order, 1)
+    check_choice("tokenizer", tokenize, TOKENIZERS)
+    check_corpus("hypotheses", hypotheses)
+    check_corpus("references", references)
+    check_same_length(hypotheses=hypotheses, references=references)
+    for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
+        check_text(hyp, f"hypothesis[{i}]")
+        for j, ref in enumerate(check_references(refs, f"references[{i}]")):
+            check_text(ref, f"references[{i}][{j}]")
+
+
+def _corpus_stats_and_last(hypotheses, references, max_order, tokenize, lowercase, fast):
+    """(summed statistics, statistics of the last segment)."""
+    if not fast:
+        per_segment = segment_stats(hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
+        return sum(per_segment), per_segment[-1]
+    from .fast import corpus_counts  # the second implementation; tests prove it equal to segment_stats
+
+    _validate_corpus(hypotheses, references, max_order, tokenize)
+    total, last = corpus_counts(hypotheses, references, max_order, tokenize, lowercase)
+    extra = dict(tokenize=tokenize, lowercase=lowercase)
+    return BLEUStats(segments=len(hypotheses), **total, **extra), BLEUStats(**last, **extra)
+
+
+def corpus_stats(
+    hypotheses: Sequence[str | Sequence[str]],
+    references: Sequence[Sequence[str | Sequence[str]]],
+    *,
+    max_order: int = 4,
+    tokenize: str = "none",
+    lowercase: bool = False,
+    fast: bool = True,
+) -> BLEUStats:
+    """The summed statistics of a corpus: equal to ``sum(segment_stats(...))``.
+
+    ``fast=True`` counts with :mod:`evalkit.fast` (cached references, C-level counting); ``fast=False``
+    adds up :func:`segment_stats`, the readable way.  Both give the same statistics.
+    """
+    return _corpus_stats_and_last(hypotheses, references, max_order, tokenize, lowercase, fast)[0]
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -504,6 +542,7 @@ def corpus_bleu(
     ref_length: str = "closest",
     smooth_value: float | None = None,
     nltk_last_hypothesis: bool = False,
+    fast: bool = True,
 ) -> BLEUResult:
     """Corpus BLEU: the score of the summed statistics of all segments.
 
@@ -512,19 +551,21 @@ def corpus_bleu(
 
     ``nltk_last_hypothesis=True`` reproduces a bug of NLTK's ``corpus_bleu``: its smoothing methods 5, 6
     and 7 take their extra counts from the last hypothesis only.  The default uses the whole corpus.
+
+    ``fast=False`` counts segment by segment with the readable :func:`segment_stats` (same numbers, slower).
     """
     check_choice("smoothing", smoothing, SMOOTHING)
-    per_segment = segment_stats(
-        hypotheses, references, max_order=_max_order_for(weights, smoothing), tokenize=tokenize, lowercase=lowercase
+    total, last = _corpus_stats_and_last(
+        hypotheses, references, _max_order_for(weights, smoothing), tokenize, lowercase, fast
     )
     return score_stats(
-        sum(per_segment),
+        total,
         weights=weights,
         smoothing=smoothing,
         effective_order=effective_order,
         ref_length=ref_length,
         smooth_value=smooth_value,
-        nltk_last_stats=per_segment[-1] if nltk_last_hypothesis else None,
+        nltk_last_stats=last if nltk_last_hypothesis else None,
     )
 
 
