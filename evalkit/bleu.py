@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Sequence
+from itertools import chain
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -215,6 +216,14 @@ def _validate_corpus(hypotheses, references, max_order, tokenize) -> None:
     check_corpus("hypotheses", hypotheses)
     check_corpus("references", references)
     check_same_length(hypotheses=hypotheses, references=references)
+    # The common case, strings everywhere, checked with C-level loops; anything else segment by segment.
+    if (
+        set(map(type, hypotheses)) == {str}
+        and set(map(type, references)) <= {list, tuple}
+        and 0 not in map(len, references)
+        and set(map(type, chain.from_iterable(references))) == {str}
+    ):
+        return
     for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
         check_text(hyp, f"hypothesis[{i}]")
         for j, ref in enumerate(check_references(refs, f"references[{i}]")):
@@ -226,10 +235,10 @@ def _corpus_stats_and_last(hypotheses, references, max_order, tokenize, lowercas
     if not fast:
         per_segment = segment_stats(hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
         return sum(per_segment), per_segment[-1]
-    from .fast import corpus_counts  # the second implementation; tests prove it equal to segment_stats
+    from .fast import corpus_counts_vectorized  # the second implementation; tests prove it equal
 
     _validate_corpus(hypotheses, references, max_order, tokenize)
-    total, last = corpus_counts(hypotheses, references, max_order, tokenize, lowercase)
+    total, last = corpus_counts_vectorized(hypotheses, references, max_order, tokenize, lowercase)
     extra = dict(tokenize=tokenize, lowercase=lowercase)
     return BLEUStats(segments=len(hypotheses), **total, **extra), BLEUStats(**last, **extra)
 
@@ -245,7 +254,7 @@ def corpus_stats(
 ) -> BLEUStats:
     """The summed statistics of a corpus: equal to ``sum(segment_stats(...))``.
 
-    ``fast=True`` counts with :mod:`evalkit.fast` (cached references, C-level counting); ``fast=False``
+    ``fast=True`` counts with :mod:`evalkit.fast` (cached references, integer n-gram ids); ``fast=False``
     adds up :func:`segment_stats`, the readable way.  Both give the same statistics.
     """
     return _corpus_stats_and_last(hypotheses, references, max_order, tokenize, lowercase, fast)[0]

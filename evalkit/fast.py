@@ -71,27 +71,31 @@ def _tokenizer(name: str):
 
 
 # --------------------------------------------------------------------------------------------------------
-# n-gram counting
+# n-gram counting, one Counter per order
 # --------------------------------------------------------------------------------------------------------
-def all_ngram_counts(tokens: Sequence[str], max_order: int) -> Counter:
-    """Counts of every n-gram of orders 1..max_order in one Counter (an n-gram's order is its length)."""
-    counts: Counter = Counter()
-    for n in range(1, max_order + 1):
-        counts.update(zip(*[tokens[i:] for i in range(n)]))
-    return counts
+def order_counts(tokens: Sequence[str], n: int) -> Counter:
+    """Counts of the n-grams of one order: ``zip`` of n shifted views, counted by Counter in C."""
+    return Counter(zip(*[tokens[i:] for i in range(n)]))
 
 
 @lru_cache(maxsize=2**15)
-def reference_side(references: tuple[tuple[str, ...], ...], max_order: int) -> tuple[tuple[int, ...], dict]:
-    """(reference lengths, the max count of each n-gram over the references), cached."""
-    if len(references) == 1:
-        return (len(references[0]),), all_ngram_counts(references[0], max_order)
-    pooled: dict = {}
-    for ref in references:
-        for gram, count in all_ngram_counts(ref, max_order).items():
-            if count > pooled.get(gram, 0):
-                pooled[gram] = count
+def reference_side(references: tuple[tuple[str, ...], ...], max_order: int) -> tuple[tuple[int, ...], list]:
+    """(reference lengths, per order the max count of each n-gram over the references), cached."""
+    pooled = []
+    for n in range(1, max_order + 1):
+        best = order_counts(references[0], n)
+        for ref in references[1:]:
+            for gram, count in order_counts(ref, n).items():
+                if count > best[gram]:
+                    best[gram] = count
+        pooled.append(best)
     return tuple(len(r) for r in references), pooled
+
+
+def clipped_total(hyp: Counter, ref: Counter) -> int:
+    """sum over shared n-grams of min(hyp count, ref count), with the loops in C."""
+    shared = hyp.keys() & ref.keys()
+    return sum(map(min, map(hyp.__getitem__, shared), map(ref.__getitem__, shared)))
 
 
 def _as_tuple(text, tokenizer, lowercase: bool) -> tuple[str, ...]:
@@ -107,6 +111,7 @@ def corpus_counts(hypotheses, references, max_order: int, tokenize: str, lowerca
     closest_ref_len, shortest_ref_len, matches, totals, empty, nrefs (None if it varies).
     """
     tok = _tokenizer(tokenize)
+    orders = range(1, max_order + 1)
     hyp_len = closest = shortest = 0
     matches = [0] * max_order
     totals = [0] * max_order
@@ -115,16 +120,11 @@ def corpus_counts(hypotheses, references, max_order: int, tokenize: str, lowerca
     last = None
     for hyp, refs in zip(hypotheses, references):
         h = _as_tuple(hyp, tok, lowercase)
-        ref_key = tuple(_as_tuple(r, tok, lowercase) for r in refs)
-        ref_lens, ref_max = reference_side(ref_key, max_order)
-        seg_matches = [0] * max_order
-        for gram, count in all_ngram_counts(h, max_order).items():
-            available = ref_max.get(gram)
-            if available:
-                seg_matches[len(gram) - 1] += count if count < available else available
+        ref_lens, ref_counts = reference_side(tuple(_as_tuple(r, tok, lowercase) for r in refs), max_order)
+        seg_matches = [clipped_total(order_counts(h, n), ref_counts[n - 1]) for n in orders]
         n_tokens = len(h)
-        seg_totals = [max(0, n_tokens - n) for n in range(max_order)]
-        c = min(ref_lens, key=lambda r: (abs(r - n_tokens), r))
+        seg_totals = [max(0, n_tokens - n + 1) for n in orders]
+        c = min(ref_lens, key=lambda r: (abs(r - n_tokens), r)) if len(ref_lens) > 1 else ref_lens[0]
         s = min(ref_lens)
         hyp_len += n_tokens
         closest += c
@@ -155,4 +155,182 @@ def corpus_counts(hypotheses, references, max_order: int, tokenize: str, lowerca
         empty=tuple(1 if t == 0 else 0 for t in seg_totals),
         nrefs=k,
     )
+    return corpus, last_segment
+
+
+# --------------------------------------------------------------------------------------------------------
+# Whole-corpus counting with integers (numpy)
+# --------------------------------------------------------------------------------------------------------
+# Every token gets an integer id; an n-gram gets the id of the pair (its (n-1)-gram prefix's id, its last
+# token's id), ranked among the *reference* n-grams of that order.  A hypothesis n-gram that no reference
+# has gets -1, and so does every longer n-gram that extends it.  Matching within a segment then compares
+# integers `ngram_id * segments + segment`, sorted, for the whole corpus at once.  The reference side of
+# these tables is built once and cached, keyed by the reference texts.
+
+
+class ReferenceIndex:
+    """Integer tables of the references of a corpus, for counting any hypothesis corpus against them."""
+
+    def __init__(self, ref_tokens: list[tuple[tuple[str, ...], ...]], max_order: int):
+        import numpy as np
+
+        self.max_order = max_order
+        self.segments = len(ref_tokens)
+        self.ref_lens = [tuple(map(len, refs)) for refs in ref_tokens]
+        rows = [r for refs in ref_tokens for r in refs]
+        row_seg = np.repeat(np.arange(self.segments), [len(refs) for refs in ref_tokens])
+        row_k = np.concatenate([np.arange(len(refs)) for refs in ref_tokens])
+        self.kmax = int(max(len(refs) for refs in ref_tokens))
+        flat = [t for r in rows for t in r]
+        self.vocab = {t: i for i, t in enumerate(dict.fromkeys(flat))}
+        self.size = max(len(self.vocab), 1)
+        ids = np.fromiter(map(self.vocab.__getitem__, flat), dtype=np.int64, count=len(flat))
+        seg, rem, owner = _positions([len(r) for r in rows])
+        seg = row_seg[owner] if len(owner) else seg
+        k = row_k[owner] if len(owner) else seg
+        self.pair_tables = []  # per order n >= 2: sorted distinct (prefix id * size + last token id)
+        self.keys, self.counts = [], []  # per order: sorted (ngram id * segments + segment), max count
+        code = ids
+        for n in range(1, max_order + 1):
+            if n > 1:
+                code, table = _extend_reference_codes(code, ids, rem, n, self.size)
+                self.pair_tables.append(table)
+            valid = (rem >= n) & (code >= 0)
+            key = (code[valid] * self.segments + seg[valid]) * self.kmax + k[valid]
+            uniq, cnt = np.unique(key, return_counts=True)
+            seg_key = uniq // self.kmax
+            starts = np.flatnonzero(np.r_[True, seg_key[1:] != seg_key[:-1]]) if len(seg_key) else seg_key
+            self.keys.append(seg_key[starts])
+            self.counts.append(np.maximum.reduceat(cnt, starts) if len(cnt) else cnt)
+
+    def matches(self, hyp_tokens: list[tuple[str, ...]]) -> list[int]:
+        """Clipped matches per order of a hypothesis corpus (one tuple of tokens per segment)."""
+        import numpy as np
+
+        flat = [t for h in hyp_tokens for t in h]
+        ids = np.fromiter(map(self.vocab.get, flat, [-1] * len(flat)), dtype=np.int64, count=len(flat))
+        seg, rem, _ = _positions([len(h) for h in hyp_tokens])
+        out = []
+        code = ids
+        for n in range(1, self.max_order + 1):
+            if n > 1:
+                code = _extend_hypothesis_codes(code, ids, rem, n, self.size, self.pair_tables[n - 2])
+            valid = (rem >= n) & (code >= 0)
+            uniq, hyp_count = np.unique(code[valid] * self.segments + seg[valid], return_counts=True)
+            keys, ref_count = self.keys[n - 1], self.counts[n - 1]
+            if len(keys) == 0 or len(uniq) == 0:
+                out.append(0)
+                continue
+            j = np.minimum(np.searchsorted(keys, uniq), len(keys) - 1)
+            hit = keys[j] == uniq
+            out.append(int(np.minimum(hyp_count[hit], ref_count[j[hit]]).sum()))
+        return out
+
+
+def _positions(lengths: list[int]):
+    """For a concatenation of sequences: each token's sequence index, how many tokens remain in its
+    sequence from it on (itself included), and (again) its sequence index, as numpy arrays."""
+    import numpy as np
+
+    lens = np.asarray(lengths, dtype=np.int64)
+    owner = np.repeat(np.arange(len(lens)), lens)
+    starts = np.cumsum(lens) - lens
+    rem = lens[owner] - (np.arange(int(lens.sum())) - starts[owner])
+    return owner, rem, owner
+
+
+def _extend_reference_codes(prev, ids, rem, n, size):
+    """n-gram ids of the references: dense ranks of (prefix id, last token id) pairs."""
+    import numpy as np
+
+    total = len(ids)
+    code = np.full(total, -1, dtype=np.int64)
+    span = total - n + 1
+    if span <= 0:
+        return code, np.empty(0, dtype=np.int64)
+    ok = rem[:span] >= n
+    pairs = prev[:span][ok] * size + ids[n - 1 :][ok]
+    table = np.unique(pairs)
+    code[:span][ok] = np.searchsorted(table, pairs)
+    return code, table
+
+
+def _extend_hypothesis_codes(prev, ids, rem, n, size, table):
+    """n-gram ids of the hypotheses in the references' numbering; -1 where no reference has the n-gram."""
+    import numpy as np
+
+    total = len(ids)
+    code = np.full(total, -1, dtype=np.int64)
+    span = total - n + 1
+    if span <= 0 or len(table) == 0:
+        return code
+    last = ids[n - 1 :]
+    ok = (rem[:span] >= n) & (prev[:span] >= 0) & (last >= 0)
+    pairs = prev[:span][ok] * size + last[ok]
+    j = np.minimum(np.searchsorted(table, pairs), len(table) - 1)
+    found = table[j] == pairs
+    code[:span][ok] = np.where(found, j, -1)
+    return code
+
+
+_REFERENCE_INDEXES: dict = {}
+
+
+def reference_index(references, tok, lowercase: bool, max_order: int, cache_key) -> ReferenceIndex:
+    """The ReferenceIndex of a corpus's references, cached (the last four) under ``cache_key``."""
+    if cache_key is not None and cache_key in _REFERENCE_INDEXES:
+        return _REFERENCE_INDEXES[cache_key]
+    tokens = [tuple(_as_tuple(r, tok, lowercase) for r in refs) for refs in references]
+    index = ReferenceIndex(tokens, max_order)
+    if cache_key is not None:
+        if len(_REFERENCE_INDEXES) >= 4:
+            _REFERENCE_INDEXES.pop(next(iter(_REFERENCE_INDEXES)))
+        _REFERENCE_INDEXES[cache_key] = index
+    return index
+
+
+def _hashable(references):
+    """A cache key for a corpus of references, or None when it cannot be hashed cheaply."""
+    try:
+        key = tuple(map(tuple, references))
+        hash(key)
+        return key
+    except TypeError:  # token lists inside: make them tuples too
+        try:
+            return tuple(tuple(r if isinstance(r, str) else tuple(r) for r in refs) for refs in references)
+        except TypeError:
+            return None
+
+
+def corpus_counts_vectorized(hypotheses, references, max_order: int, tokenize: str, lowercase: bool):
+    """The same result as :func:`corpus_counts`, counting the whole corpus with integer arrays."""
+    tok = _tokenizer(tokenize)
+    key = _hashable(references)
+    index = reference_index(
+        references, tok, lowercase, max_order, None if key is None else (key, tokenize, lowercase, max_order)
+    )
+    hyp_tokens = [_as_tuple(h, tok, lowercase) for h in hypotheses]
+    matches = index.matches(hyp_tokens)
+    hyp_lens = list(map(len, hyp_tokens))
+    closest = shortest = 0
+    for n_tokens, ref_lens in zip(hyp_lens, index.ref_lens):
+        if len(ref_lens) == 1:
+            closest += ref_lens[0]
+            shortest += ref_lens[0]
+        else:
+            closest += min(ref_lens, key=lambda r: (abs(r - n_tokens), r))
+            shortest += min(ref_lens)
+    totals = tuple(sum(max(0, n_tokens - n + 1) for n_tokens in hyp_lens) for n in range(1, max_order + 1))
+    empty = tuple(sum(1 for n_tokens in hyp_lens if n_tokens < n) for n in range(1, max_order + 1))
+    nrefs = {len(r) for r in index.ref_lens}
+    corpus = dict(
+        hyp_len=sum(hyp_lens),
+        closest_ref_len=closest,
+        shortest_ref_len=shortest,
+        matches=tuple(matches),
+        totals=totals,
+        empty=empty,
+        nrefs=nrefs.pop() if len(nrefs) == 1 else None,
+    )
+    _, last_segment = corpus_counts(hypotheses[-1:], references[-1:], max_order, tokenize, lowercase)
     return corpus, last_segment
