@@ -5,6 +5,7 @@
 
 PYTHON ?= python3
 VENV   ?= .venv
+# make lab serves on PORT (PORT=9999 make lab for another)
 PORT   ?= 8888
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.evalkit-installed
@@ -26,7 +27,8 @@ $(STAMP): requirements.txt pyproject.toml
 
 lab: install
 	@echo "Opening JupyterLab on the lessons: http://localhost:$(PORT)/lab (the token is printed below)"
-	$(BIN)/jupyter lab --notebook-dir=notebooks --port=$(PORT) --ServerApp.port_retries=0
+	$(BIN)/jupyter lab --notebook-dir=notebooks --port=$(PORT) --ServerApp.port_retries=0 \
+		$(if $(filter 0,$(shell id -u)),--allow-root)
 
 test: install
 	$(BIN)/python -m pytest tests evalkit --doctest-modules $(NOTEBOOKS) --nbval --nbval-current-env \
