@@ -114,9 +114,13 @@ def count_order(hyp: Counter, ref: Counter, src: Counter, formula: str = "code")
     matches = sum over hypothesis n-grams of min(hyp count, reference count), as in BLEU;
     penalty = sum of :func:`source_penalty` over the hypothesis n-grams.
     """
-    matches = sum(min(count, ref[gram]) for gram, count in hyp.items())
-    penalty = sum(source_penalty(src[gram], ref[gram], count, formula) for gram, count in hyp.items())
-    return matches, penalty, sum(hyp.values())
+    matches = penalty = total = 0
+    for gram, count in hyp.items():
+        in_ref = ref.get(gram, 0)
+        matches += min(count, in_ref)
+        penalty += source_penalty(src.get(gram, 0), in_ref, count, formula)
+        total += count
+    return matches, penalty, total
 
 
 def order_counts(
@@ -446,6 +450,27 @@ def _sum_selected_fast(flat: Sequence[Sequence[tuple[int, ...]]], picks: Sequenc
     return _unflat([sum(col) for col in zip(*(refs[k] for refs, k in zip(flat, picks)))], like)
 
 
+def score_assignments(
+    per_sentence: Sequence[Sequence[GLEUStats]], assignments: Sequence[Sequence[int]]
+) -> tuple[GLEUScore, ...]:
+    """Score the corpus once per assignment (``assignments[j][i]``: the reference sentence i uses in
+    iteration j), from statistics counted once by :func:`segment_stats`; nothing is recounted."""
+    counts = [len(refs) for refs in per_sentence]
+    for j, picks in enumerate(assignments):
+        if len(picks) != len(counts):
+            raise ValueError(f"assignment {j} has {len(picks)} entries for {len(counts)} sentences")
+        for i, (k, available) in enumerate(zip(picks, counts)):
+            if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < available:
+                raise ValueError(f"assignment {j} picks reference {k!r} for sentence {i}, which has {available}")
+    return _score_assignments(per_sentence, assignments)
+
+
+def _score_assignments(per_sentence, assignments) -> tuple[GLEUScore, ...]:
+    flat = [[_flat(s) for s in refs] for refs in per_sentence]
+    like = per_sentence[0][0]
+    return tuple(score_stats(_sum_selected_fast(flat, picks, like)) for picks in assignments)
+
+
 def spread(scores: Sequence[float]) -> tuple[float, float, tuple[float, float]]:
     """(mean, standard deviation, 95% interval) as the official script reports them.
 
@@ -538,9 +563,7 @@ def corpus_gleu(
     else:
         assignments = seeded_reference_indices(seed, iterations, counts)
 
-    flat = [[_flat(s) for s in refs] for refs in per_sentence]
-    like = per_sentence[0][0]
-    details = tuple(score_stats(_sum_selected_fast(flat, picks, like)) for picks in assignments)
+    details = _score_assignments(per_sentence, assignments)  # the assignments are valid by construction
     scores = tuple(d.score for d in details)
     mean, std, ci = spread(scores)
     return GLEUResult(
@@ -753,6 +776,7 @@ __all__ = [
     "count_order",
     "order_counts",
     "score_google_bleu",
+    "score_assignments",
     "score_stats",
     "script_reference_indices",
     "segment_stats",

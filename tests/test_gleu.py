@@ -655,3 +655,17 @@ def test_iterations_plot_draws_the_scores(jfleg_dev):
     plt.close(ax.figure)
     with pytest.raises(ValueError, match="single iteration"):
         gleu_iterations_plot(g.corpus_gleu(["a"], [["a"]], ["a"]))
+
+
+def test_score_assignments_equals_corpus_gleu_and_checks_its_input():
+    hyps, refs, srcs = ["a b c d", "b c d e"], [["a b c d", "a c b d"], ["b c d", "b c e d", "e d c b"]], ["a b b d", "b c d d"]
+    r = g.corpus_gleu(hyps, refs, srcs, iterations=7)
+    per_sentence = g.segment_stats(hyps, refs, srcs)
+    again = g.score_assignments(per_sentence, r.assignments)
+    assert [d.score for d in again] == list(r.scores)
+    with pytest.raises(ValueError, match="2 sentences"):
+        g.score_assignments(per_sentence, [[0]])
+    with pytest.raises(ValueError, match="which has 2"):
+        g.score_assignments(per_sentence, [[2, 0]])
+    with pytest.raises(ValueError, match="reference -1"):
+        g.score_assignments(per_sentence, [[0, -1]])
