@@ -25,8 +25,10 @@ draws, so :func:`corpus_gleu` reproduces the published numbers.
     >>> s = sentence_stats(source, [reference], source, max_order=2)[0]  # the system copied the source
     >>> s.matches, s.penalties, s.numerators, s.totals
     ((6, 3), (2, 4), (4, 0), (8, 7))
-    >>> float(sentence_gleu(source, [reference], source, max_order=2)), float(sentence_gleu(reference, [reference], source))
-    (0.0, 1.0)
+    >>> float(sentence_gleu(source, [reference], source, max_order=2))  # copying scores 0
+    0.0
+    >>> float(sentence_gleu(reference, [reference], source))  # the correction scores 1
+    1.0
 
 **Google's GLEU** (NLTK's ``nltk.translate.gleu_score``) is a sentence-level BLEU variant for training
 translation systems: all n-grams of orders 1 to 4 are pooled, and the score is min(precision, recall)
@@ -756,7 +758,8 @@ def corpus_google_bleu(
     total = GoogleBLEUStats(0, 0, 0, 0, segments=0)
     for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
         h = as_tokens(hyp, f"hypotheses[{i}]", tokenizer)
-        rs = [as_tokens(r, f"references[{i}][{k}]", tokenizer) for k, r in enumerate(check_references(refs, f"references[{i}]"))]
+        checked = check_references(refs, f"references[{i}]")
+        rs = [as_tokens(r, f"references[{i}][{k}]", tokenizer) for k, r in enumerate(checked)]
         stats = google_bleu_stats(h, rs, min_order, max_order)
         if stats is not None:
             total = total + stats
