@@ -64,7 +64,108 @@ def bleu_order_table(result):
 
 
 # ======================================== GLEU ========================================
-# (per-order table)
+def gleu_order_table(score):
+    """GEC GLEU step by step, one row per n-gram order, like the ``gleu`` package's verbose mode:
+    matches, source penalty, numerator (matches - penalty, floored at 0 per sentence), denominator
+    (hypothesis n-grams), precision p_n, BP and BP * p_n; a last row "total" sums the counts and gives
+    the geometric mean of the precisions and the GLEU score.
+
+    ``score`` is a :class:`evalkit.gleu.GLEUScore` (one entry of ``result.details``) or a
+    :class:`evalkit.gleu.GLEUResult` with a single entry (``corpus_gleu(..., mode="max")``, or a sentence
+    with one reference).  ``df.attrs`` holds the score, BP and the lengths.
+    """
+    import math
+
+    from .gleu import GLEUResult, GLEUScore
+
+    if isinstance(score, GLEUResult):
+        if len(score.details) != 1:
+            raise ValueError(
+                f"this result has {len(score.details)} scored parts (iterations or references); "
+                "pass one of them, e.g. result.details[0]"
+            )
+        score = score.details[0]
+    if not isinstance(score, GLEUScore):
+        raise TypeError(f"expected a GLEUScore or a single-part GLEUResult, got {type(score).__name__}")
+    st, bp = score.stats, score.brevity_penalty
+    rows = [
+        {
+            "n": str(n),
+            "matches": st.matches[n - 1],
+            "penalty": st.penalties[n - 1],
+            "numerator": st.numerators[n - 1],
+            "denominator": st.totals[n - 1],
+            "precision": p,
+            "BP": bp,
+            "GLEU": bp * p,
+        }
+        for n, p in zip(range(1, st.max_order + 1), score.precisions)
+    ]
+    geo_mean = 0.0 if any(p == 0 for p in score.precisions) else math.exp(
+        sum(math.log(p) for p in score.precisions) / len(score.precisions)
+    )
+    rows.append(
+        {
+            "n": "total",
+            "matches": sum(st.matches),
+            "penalty": sum(st.penalties),
+            "numerator": sum(st.numerators),
+            "denominator": sum(st.totals),
+            "precision": geo_mean,
+            "BP": bp,
+            "GLEU": score.score,
+        }
+    )
+    df = _pd().DataFrame(rows).set_index("n")
+    df.attrs.update(score=score.score, brevity_penalty=bp, hyp_len=score.hyp_len, ref_len=score.ref_len)
+    return df
+
+
+def gleu_penalty_table(hypothesis, reference, source, n: int = 1, *, formula: str = "code"):
+    """One row per distinct hypothesis n-gram: its count in the source, the reference and the hypothesis,
+    the match min(hyp, ref) and the source penalty under ``formula`` ("code" or "paper"), and what it
+    adds to the numerator before the per-sentence floor.  Rows in order of first use."""
+    from ._checks import check_choice, check_int
+    from .gleu import FORMULAS, _as_units, source_penalty
+    from .ngrams import ngram_counts, ngrams
+
+    check_int("n", n, 1)
+    check_choice("formula", formula, FORMULAS)
+    hyp = _as_units(hypothesis, "hypothesis", "word")
+    ref = _as_units(reference, "reference", "word")
+    src = _as_units(source, "source", "word")
+    h, r, s = ngram_counts(hyp, n), ngram_counts(ref, n), ngram_counts(src, n)
+    rows = []
+    for gram in dict.fromkeys(ngrams(hyp, n)):
+        match = min(h[gram], r[gram])
+        penalty = source_penalty(s[gram], r[gram], h[gram], formula)
+        rows.append(
+            {"n-gram": " ".join(gram), "source": s[gram], "ref": r[gram], "hyp": h[gram], "match": match,
+             "penalty": penalty, "match - penalty": match - penalty}
+        )
+    columns = ["n-gram", "source", "ref", "hyp", "match", "penalty", "match - penalty"]
+    return _pd().DataFrame(rows, columns=columns)
+
+
+def google_bleu_vs_gleu_table(hypotheses, references, sources, *, names=None):
+    """One row per hypothesis: BLEU (sentence, sacreBLEU's exp smoothing), Google's GLEU and GEC GLEU
+    (sentence, mean over references, the script's smoothing): the same sentences under three metrics."""
+    from .bleu import sentence_bleu
+    from .gleu import sentence_gleu, sentence_google_bleu
+
+    names = list(names) if names is not None else [f"hyp {i + 1}" for i in range(len(hypotheses))]
+    rows = []
+    for name, hyp, refs, src in zip(names, hypotheses, references, sources):
+        rows.append(
+            {
+                "hypothesis": name,
+                "BLEU": sentence_bleu(hyp, refs, smoothing="exp").score,
+                "Google GLEU": sentence_google_bleu(hyp, refs).score,
+                "GEC GLEU": sentence_gleu(hyp, refs, src, smoothing="official").score,
+            }
+        )
+    return _pd().DataFrame(rows).set_index("hypothesis")
+
 
 
 # ======================================== end GLEU ====================================
