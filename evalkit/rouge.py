@@ -240,8 +240,12 @@ def _inverse_weight(x: float, weight: float) -> float:
 # ROUGE-N: clipped n-gram overlap
 # --------------------------------------------------------------------------------------------------------
 def ngram_counts(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
-    """How often each n-gram (a tuple of n consecutive tokens) occurs."""
-    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+    """How often each n-gram (a tuple of n consecutive tokens) occurs.
+
+    ``zip(tokens, tokens[1:], ..., tokens[n-1:])`` walks n copies of the sequence, each shifted by one more
+    token, and stops at the end of the shortest: the n-grams, in order.
+    """
+    return Counter(zip(*(tokens[i:] for i in range(n))))
 
 
 def overlap(hyp_counts: Counter, ref_counts: Counter) -> int:
