@@ -90,7 +90,9 @@ def plot_rouge_variants(results, ax=None):
     ax.bar(labels, values, yerr=[lower, upper], capsize=4, color="tab:blue", alpha=0.8)
     ax.set_ylim(0, 1)
     ax.set_ylabel("F (mean over segments)")
-    ax.set_title("ROUGE variants on the same text, with 95% bootstrap intervals")
+    ax.set_title("ROUGE variants on the same text, with bootstrap intervals")
+    ax.tick_params(axis="x", labelrotation=30)
+    ax.figure.tight_layout()
     return ax
 
 
