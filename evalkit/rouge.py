@@ -43,15 +43,24 @@ Conventions (each one chosen on purpose; the lesson in ``notebooks/06-rouge.ipyn
   newlines it equals ROUGE-L.  Which LCS is read out of the table matters for the union; ties are broken
   the way rouge-score and ROUGE-1.5.5 do (on a mismatch, step to the cell above unless the cell to the left
   is strictly larger).
-- **ROUGE-W** follows the dynamic programme of Lin (2004, section 3.3) on the whole token sequences.
-  ROUGE-1.5.5 instead weighs the runs of consecutive *reference* positions on its back-traced path (summary
-  level, with clipping); the two agree when every run is consecutive on both sides but can differ
-  otherwise ("a b" against "a x b": the paper gives WLCS 2, the script's runs give 2 ** 1.2).
+- **ROUGE-W** follows, by default (``convention="lin2004"``), the dynamic programme of Lin (2004, section
+  3.3) on the whole token sequences.  ``convention="rouge-1.5.5"`` reproduces the Perl script instead: it
+  works per reference *line*, marks the reference positions on the path read back from the WLCS table for
+  each hypothesis line, weighs each run of consecutive marked reference positions (with the same clipping
+  as ROUGE-Lsum; a run that ends on a clipped token is carried on or lost, as in the script), and divides
+  by f(hypothesis length) for precision and, for recall, by f applied a *second* time to the sum of
+  f(line length) over the reference lines.  That double weighting is a bug of the script (identical texts
+  get a recall of 5 ** -0.2 = 0.72478 for five words, which is what ROUGE-1.5.5 prints); it is reproduced
+  only under this convention.  The two agree when every run is consecutive on both sides but can
+  differ otherwise ("a x b" against "a b": the paper's WLCS is 1 + 1 = 2, the script sees one run of two
+  reference positions, 2 ** 1.2).  The script cannot even separate the two hypotheses
+  of the paper's own example (Y1 = "a b c d h i k" and Y2 = "a h b k c i d" against "a b c d e f g" get
+  the same score), because Y2's scattered matches are consecutive in the reference.
 - **ROUGE-S/SU.**  ``max_skip`` is the largest number of tokens allowed *between* the two words of a
   skip-bigram: 0 gives ordinary bigrams, 4 gives the popular ROUGE-S4/SU4 (the default), ``None`` allows any
   gap (ROUGE-S*).  ROUGE-SU adds every unigram to the counts.  With an unlimited gap that is exactly Lin's
   definition (a start-of-sentence marker paired with every word).  ROUGE-1.5.5's loop skips the unigram
-  of the last token; evalkit counts all of them.
+  of the last token; evalkit counts all of them unless ``convention="rouge-1.5.5"``.
 - **An empty hypothesis** (or one that tokenizes to nothing) scores 0, as does an empty reference.
 """
 
@@ -70,6 +79,7 @@ from ._checks import check_choice, check_corpus, check_int, check_references, ch
 TOKENIZERS = ("rouge-score", "unicode")
 AGGREGATIONS = ("best", "mean", "jackknife", "pooled")
 AVERAGES = ("mean", "micro")
+CONVENTIONS = ("lin2004", "rouge-1.5.5")  # for ROUGE-W and ROUGE-SU, where the paper and the script differ
 DEFAULT_WEIGHT = 1.2  # ROUGE-1.5.5's suggested -w
 DEFAULT_MAX_SKIP = 4  # ROUGE-S4 / ROUGE-SU4, the variant reported in DUC evaluations
 
@@ -389,6 +399,71 @@ def wlcs_stats(hypothesis: Sequence[str], reference: Sequence[str], weight: floa
     return RougeStats(wlcs, float(len(hypothesis)) ** weight, float(len(reference)) ** weight, weight)
 
 
+def wlcs_hit_positions(reference: Sequence[str], hypothesis: Sequence[str], weight: float = DEFAULT_WEIGHT) -> list[int]:
+    """Reference positions matched on the path read back from the WLCS table (ROUGE-1.5.5's ``markLCS``:
+    diagonal on equal tokens, else up when the cell above is at least the cell to the left, else left)."""
+    if not reference or not hypothesis:
+        return []
+    c = wlcs_tables(reference, hypothesis, weight)[0]
+    i, j = len(reference), len(hypothesis)
+    hits = []
+    while i > 0 and j > 0:
+        if reference[i - 1] == hypothesis[j - 1]:
+            hits.append(i - 1)
+            i, j = i - 1, j - 1
+        elif c[i - 1][j] >= c[i][j - 1]:
+            i -= 1
+        else:
+            j -= 1
+    return hits[::-1]
+
+
+def wlcs_stats_rouge155(
+    hypothesis_sentences: Sequence[Sequence[str]],
+    reference_sentences: Sequence[Sequence[str]],
+    weight: float = DEFAULT_WEIGHT,
+) -> RougeStats:
+    """ROUGE-W counts as ROUGE-1.5.5 computes them (summary level).
+
+    For each reference line: mark the positions that lie on the WLCS path with any hypothesis line; walk
+    the line and credit each marked token whose type is still available on both sides (the counts go down
+    as they are used, as in ROUGE-Lsum); a run of k credited positions adds f(k) = k ** weight when it
+    ends.  hits / sum of f(reference line length) gives recall, hits / f(hypothesis length) precision.
+
+    Reproduced quirks of the script:
+
+    - its recall denominator is weighted twice: the per-line sum B = sum of f(line length) is passed
+      through f again, so R = f^-1(hits / f(B)).  Identical texts therefore get a recall below 1: "a b c d e"
+      against itself gives R = f^-1(f(5) / f(f(5))) = 5 ** -0.2 = 0.72478, the number ROUGE-1.5.5 prints;
+    - it closes a run only at a credited position (when the next position is unmarked, or at the end of the
+      line).  If a run ends on a marked but clipped token, it is carried into the next run of the line, or
+      lost at the line's end.
+    """
+
+    def f(length: int) -> float:
+        return float(length) ** weight
+
+    hyp_left = Counter(t for s in hypothesis_sentences for t in s)
+    ref_left = Counter(t for s in reference_sentences for t in s)
+    hyp_len = sum(hyp_left.values())
+    hits, base = 0.0, 0.0
+    for sentence in reference_sentences:
+        base += f(len(sentence))
+        marked = set()
+        for hyp_sentence in hypothesis_sentences:
+            marked.update(wlcs_hit_positions(sentence, hyp_sentence, weight))
+        run = 0
+        for j, tok in enumerate(sentence):
+            if j in marked and hyp_left[tok] > 0 and ref_left[tok] > 0:
+                run += 1
+                if j + 1 == len(sentence) or j + 1 not in marked:  # the run ends here
+                    hits += f(run)
+                    run = 0
+                hyp_left[tok] -= 1
+                ref_left[tok] -= 1
+    return RougeStats(hits, f(hyp_len), base**weight, weight)  # f(base): the script's second weighting
+
+
 # --------------------------------------------------------------------------------------------------------
 # ROUGE-S and ROUGE-SU: skip-bigrams
 # --------------------------------------------------------------------------------------------------------
@@ -408,20 +483,27 @@ def skip_bigrams(tokens: Sequence[str], max_skip: int | None = DEFAULT_MAX_SKIP)
     return pairs
 
 
-def skip_bigram_counts(tokens: Sequence[str], max_skip: int | None, unigrams: bool = False) -> Counter:
-    """Counts of skip-bigrams; with ``unigrams`` also of 1-tuples (ROUGE-SU)."""
+def skip_bigram_counts(tokens: Sequence[str], max_skip: int | None, unigrams: bool = False,
+                       convention: str = "lin2004") -> Counter:
+    """Counts of skip-bigrams; with ``unigrams`` also of 1-tuples (ROUGE-SU).  Under
+    ``convention="rouge-1.5.5"`` the last token's unigram is not counted (the script's loop stops early)."""
     counts: Counter = Counter(skip_bigrams(tokens, max_skip))
     if unigrams:
-        counts.update((t,) for t in tokens)
+        counted = tokens[:-1] if convention == "rouge-1.5.5" else tokens
+        counts.update((t,) for t in counted)
     return counts
 
 
 def skip_bigram_stats(
-    hypothesis: Sequence[str], reference: Sequence[str], max_skip: int | None = DEFAULT_MAX_SKIP, unigrams: bool = False
+    hypothesis: Sequence[str],
+    reference: Sequence[str],
+    max_skip: int | None = DEFAULT_MAX_SKIP,
+    unigrams: bool = False,
+    convention: str = "lin2004",
 ) -> RougeStats:
     """ROUGE-S (or, with ``unigrams``, ROUGE-SU) counts of two token sequences."""
-    hyp = skip_bigram_counts(hypothesis, max_skip, unigrams)
-    ref = skip_bigram_counts(reference, max_skip, unigrams)
+    hyp = skip_bigram_counts(hypothesis, max_skip, unigrams, convention)
+    ref = skip_bigram_counts(reference, max_skip, unigrams, convention)
     return RougeStats(overlap(hyp, ref), sum(hyp.values()), sum(ref.values()))
 
 
@@ -610,15 +692,32 @@ def rouge_w(
     tokenizer: str = "rouge-score",
     beta: float = 1.0,
     aggregation: str = "best",
+    convention: str = "lin2004",
 ) -> RougeScore:
     """ROUGE-W: weighted LCS with f(k) = k ** ``weight``; R = f^-1(WLCS / f(m)), P = f^-1(WLCS / f(n)).
 
+    ``convention="rouge-1.5.5"`` computes it as the Perl script does (see the module docstring).
+
     >>> rouge_w("a b c d h i k", ["a b c d e f g"])    # one run of 4: R = f^-1(f(4) / f(7)) = 4/7
     RougeScore(rougeW-1.2: P=0.5714, R=0.5714, F=0.5714)
+    >>> round(rouge_w("a b c d e", ["a b c d e"], convention="rouge-1.5.5").recall, 5)  # the script's bug
+    0.72478
     """
     weight = _check_weight(weight)
-    return _score(hypothesis, references, lambda h, r: wlcs_stats(h, r, weight), f"rougeW-{weight:g}", stemmer,
-                  tokenizer, beta, aggregation)
+    check_choice("convention", convention, CONVENTIONS)
+    name = f"rougeW-{weight:g}"
+    if convention == "lin2004":
+        return _score(hypothesis, references, lambda h, r: wlcs_stats(h, r, weight), name, stemmer, tokenizer, beta,
+                      aggregation)
+    _check_options(stemmer, tokenizer, beta, aggregation)
+    hypothesis, references = _check_inputs(hypothesis, references)
+
+    def sentences(text: str) -> list[Tokens]:
+        return [tokenize(s, tokenizer=tokenizer, stemmer=stemmer) for s in split_sentences(text)]
+
+    hyp = sentences(hypothesis)
+    per_reference = [wlcs_stats_rouge155(hyp, sentences(r), weight) for r in references]
+    return combine_references(per_reference, aggregation, beta=beta, variant=name)
 
 
 def rouge_s(
@@ -651,15 +750,18 @@ def rouge_su(
     tokenizer: str = "rouge-score",
     beta: float = 1.0,
     aggregation: str = "best",
+    convention: str = "lin2004",
 ) -> RougeScore:
-    """ROUGE-SU: skip-bigrams plus unigrams.
+    """ROUGE-SU: skip-bigrams plus unigrams (``convention="rouge-1.5.5"``: all but the last token's unigram).
 
     >>> rouge_su("gunman the", ["the gunman"], max_skip=None)  # no skip-bigram matches, 2 unigrams do: 2/3
     RougeScore(rougeSU*: P=0.6667, R=0.6667, F=0.6667)
     """
     max_skip = _check_max_skip(max_skip)
+    check_choice("convention", convention, CONVENTIONS)
     name = "rougeSU" + ("*" if max_skip is None else str(max_skip))
-    return _score(hypothesis, references, lambda h, r: skip_bigram_stats(h, r, max_skip, unigrams=True), name,
+    return _score(hypothesis, references,
+                  lambda h, r: skip_bigram_stats(h, r, max_skip, unigrams=True, convention=convention), name,
                   stemmer, tokenizer, beta, aggregation)
 
 
@@ -801,6 +903,7 @@ def corpus_rouge(
 
 __all__ = [
     "AGGREGATIONS",
+    "CONVENTIONS",
     "TOKENIZERS",
     "RougeCorpusResult",
     "RougeScore",
@@ -834,6 +937,8 @@ __all__ = [
     "tokenize_rouge_score",
     "tokenize_unicode",
     "union_lcs",
+    "wlcs_hit_positions",
     "wlcs_stats",
+    "wlcs_stats_rouge155",
     "wlcs_tables",
 ]

@@ -296,6 +296,102 @@ def test_rouge_w_with_weight_one_is_rouge_l(jfleg_test):
         assert math.isclose(a.fmeasure, b.fmeasure, rel_tol=1e-9, abs_tol=1e-12)
 
 
+W155 = {"convention": "rouge-1.5.5"}
+
+
+def test_rouge_w_rouge155_reproduces_the_scripts_printed_value():
+    # ROUGE-1.5.5 prints ROUGE-W-1.2 R = 0.72478, P = 1.0, F = 0.84043 for "a b c d e" against itself
+    # (reported in tagucci/pythonrouge issue #14).  By hand: hits = f(5) = 5^1.2; the script's recall base
+    # is f(f(5)) = 5^1.44, so R = (5^1.2 / 5^1.44)^(1/1.2) = 5^-0.2; P = (5^1.2 / 5^1.2)^(1/1.2) = 1.
+    r = rouge_w("a b c d e", ["a b c d e"], **W155)
+    assert math.isclose(r.recall, 5**-0.2, rel_tol=TOL)
+    assert math.isclose(r.recall, 0.72478, abs_tol=5e-6) and math.isclose(r.precision, 1.0, rel_tol=TOL)
+    assert math.isclose(r.fmeasure, 0.84043, abs_tol=5e-6)
+    # Lin's definition gives identical texts 1
+    assert math.isclose(rouge_w("a b c d e", ["a b c d e"]).fmeasure, 1.0, rel_tol=TOL)
+
+
+def test_rouge_w_rouge155_weighs_runs_of_reference_positions():
+    # "a x b" vs reference "a b".  WLCS table (rows a, b; columns a, x, b): c[2][3] = c[1][2] + f(1) = 2.
+    # Read back from (2, 3): b = b (mark ref 1); at (1, 2) the cell above (0) < the left one (1): go left;
+    # (1, 1) a = a (mark ref 0).  Marked reference positions 0, 1 form one run of 2: hits = f(2) = 2^1.2.
+    # R = f^-1(f(2) / f(f(2))) = (2^1.2 / 2^1.44)^(1/1.2) = 2^-0.2; P = f^-1(f(2) / f(3)) = 2/3.
+    r = rouge_w("a x b", ["a b"], **W155)
+    assert math.isclose(r.stats.hits, 2**1.2, rel_tol=TOL)
+    assert math.isclose(r.recall, 2**-0.2, rel_tol=TOL) and math.isclose(r.precision, 2 / 3, rel_tol=TOL)
+    # the paper's table: WLCS = f(1) + f(1) = 2, R = (2 / 2^1.2)^(1/1.2)
+    assert math.isclose(rouge_w("a x b", ["a b"]).recall, (2 / 2**1.2) ** (1 / 1.2), rel_tol=TOL)
+
+
+def test_rouge_w_rouge155_sums_over_reference_lines():
+    # reference lines "a b" and "c d", hypothesis "a b c d" on one line: each reference line is one run of 2,
+    # hits = 2 f(2) = B, the per-line base; R = f^-1(B / f(B)) = B^(1/1.2 - 1); P = f^-1(2 f(2) / f(4))
+    b = 2 * 2**1.2
+    r = rouge_w("a b c d", ["a b\nc d"], **W155)
+    assert math.isclose(r.stats.hits, b, rel_tol=TOL)
+    assert math.isclose(r.recall, b ** (1 / 1.2 - 1), rel_tol=TOL)
+    assert math.isclose(r.precision, (b / 4**1.2) ** (1 / 1.2), rel_tol=TOL)  # = 2^(1/1.2) / 2
+    # the paper's definition reads both texts as one sequence: a single run of 4 on both sides
+    assert math.isclose(rouge_w("a b c d", ["a b\nc d"]).fmeasure, 1.0, rel_tol=TOL)
+
+
+def test_rouge_w_rouge155_clips_repeated_tokens():
+    # reference "a a", hypothesis "a": the path marks reference position 1 only (c[2][1] takes the diagonal);
+    # hits = f(1) = 1, R = f^-1(1 / f(f(2))) = 2^-1.2, P = f^-1(1 / f(1)) = 1
+    r = rouge_w("a", ["a a"], **W155)
+    assert r.stats.hits == 1
+    assert math.isclose(r.recall, 2**-1.2, rel_tol=TOL) and math.isclose(r.precision, 1.0, rel_tol=TOL)
+    # hypothesis "a b a b" vs reference "a b": both tokens credited once, one run of 2: P = f^-1(f(2)/f(4)) = 1/2
+    r = rouge_w("a b a b", ["a b"], **W155)
+    assert math.isclose(r.stats.hits, 2**1.2) and math.isclose(r.precision, 0.5, rel_tol=TOL)
+
+
+def test_rouge_w_conventions_on_lins_example():
+    # Y2 = "a h b k c i d" matches reference positions 0, 1, 2, 3: consecutive in the reference, scattered in
+    # the hypothesis.  The script only looks at reference positions, so it sees one run of 4 for Y2, just
+    # as for Y1 = "a b c d h i k": hits = f(4) for both (R = 4^1.2 / 7^1.44 under f^-1 = 4 / 7^1.2), while
+    # the paper's table separates them (4/7 and 4^(1/1.2) / 7).
+    x = "a b c d e f g"
+    for y in ("a b c d h i k", "a h b k c i d"):
+        r = rouge_w(y, [x], **W155)
+        assert math.isclose(r.stats.hits, 4**1.2, rel_tol=TOL)
+        assert math.isclose(r.recall, 4 / 7**1.2, rel_tol=TOL)
+    assert math.isclose(rouge_w("a h b k c i d", [x]).recall, 4 ** (1 / 1.2) / 7, rel_tol=TOL)
+
+
+def test_rouge_w_rouge155_with_weight_one_is_rouge_l_on_single_lines(jfleg_dev):
+    # with f(k) = k every credited position adds 1; for one line against one line nothing is clipped, so the
+    # script's W-1 is the LCS count: rouge-score's rougeL, a check of the path read back from the table
+    scorer = rouge_scorer.RougeScorer(["rougeL"])
+    for src, refs in zip(jfleg_dev.sources[:150], jfleg_dev.references[:150]):
+        for ref in refs:
+            theirs = scorer.score(ref, src)["rougeL"]
+            ours = rouge_w(src, [ref], weight=1, **W155)
+            for a, b in zip(theirs, (ours.precision, ours.recall, ours.fmeasure)):
+                assert math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+
+
+def test_rouge_w_rouge155_loses_a_run_that_ends_on_a_clipped_token():
+    # hypothesis "a b", reference lines "b" and "a b".  Line 1: "b" is credited (run of 1, added at the line
+    # end).  Line 2: "a" is credited (run 1, and the next position is marked, so the run goes on); "b" is
+    # marked but the hypothesis has no "b" left, so it is not credited, and the script only closes a run at
+    # a credited position: the run of "a" is never added.  hits = 1 (the union-LCS count would be 2).
+    r = rouge_w("a b", ["b\na b"], weight=1, **W155)
+    assert r.stats.hits == 1
+    assert rouge_lsum("a b", ["b\na b"]).stats.hits == 2
+
+
+def test_rouge_su_rouge155_skips_the_last_unigram():
+    # S2 vs S1, any gap: 6 skip-bigrams + unigrams of the first 3 tokens only = 9 units per side;
+    # hits: 3 skip-bigrams + "police", "the" = 5 -> 5/9 (Lin's convention: 6/10)
+    r = rouge_su("police kill the gunman", [S1], max_skip=None, **W155)
+    assert (r.stats.hits, r.stats.hyp_total, r.stats.ref_total) == (5, 9, 9)
+    assert math.isclose(r.fmeasure, 5 / 9, rel_tol=TOL)
+    # a one-word text has no unit at all under the script's loop
+    assert rouge_su("police", ["police"], **W155).fmeasure == 0
+    assert math.isclose(rouge_su("police", ["police"]).fmeasure, 1.0)
+
+
 # --------------------------------------------------------------------------------------------------------
 # ROUGE-S and SU (Lin 2004, section 5): hand-computed
 # --------------------------------------------------------------------------------------------------------
@@ -507,6 +603,10 @@ def test_bad_n_skip_and_weight():
             f("a b", ["a b"], max_skip=2.5)
     with pytest.raises(ValueError, match="weight"):
         rouge_w("a b", ["a b"], weight=0)
+    with pytest.raises(ValueError, match="unknown convention 'perl'.*'lin2004'.*'rouge-1.5.5'"):
+        rouge_w("a b", ["a b"], convention="perl")
+    with pytest.raises(ValueError, match="unknown convention"):
+        rouge_su("a b", ["a b"], convention="perl")
     with pytest.raises(ValueError, match="unknown ROUGE variant 'rougeX'"):
         corpus_rouge(["a"], [["a"]], "rougeX")
     with pytest.raises(ValueError, match="lengths differ"):
