@@ -233,6 +233,9 @@ def score_stats(stats: RougeStats, *, beta: float = 1.0, variant: str = "") -> R
 
     P = f^-1(hits / hyp_total), R = f^-1(hits / ref_total), with f^-1(x) = x ** (1 / weight) (the identity
     unless this is ROUGE-W); a zero total gives 0.
+
+    >>> score_stats(RougeStats(hits=3, hyp_total=4, ref_total=6), beta=2)
+    RougeScore(P=0.7500, R=0.5000, F=0.5357)
     """
     if not isinstance(stats, RougeStats):
         raise TypeError(f"stats must be RougeStats, got {type(stats).__name__}")
@@ -266,7 +269,11 @@ def overlap(hyp_counts: Counter, ref_counts: Counter) -> int:
 
 
 def ngram_stats(hypothesis: Sequence[str], reference: Sequence[str], n: int) -> RougeStats:
-    """ROUGE-N counts of two token sequences."""
+    """ROUGE-N counts of two token sequences.
+
+    >>> ngram_stats(["the", "the", "cat"], ["the", "cat", "sat"], 1)  # "the" clipped to 1, plus "cat"
+    RougeStats(hits=2, hyp_total=3, ref_total=3, weight=1.0, segments=1)
+    """
     hyp, ref = ngram_counts(hypothesis, n), ngram_counts(reference, n)
     return RougeStats(overlap(hyp, ref), max(len(hypothesis) - n + 1, 0), max(len(reference) - n + 1, 0))
 
@@ -280,6 +287,9 @@ def lcs_table(reference: Sequence[str], hypothesis: Sequence[str]) -> list[list[
 
     A match extends the diagonal neighbour by one; otherwise the cell copies the larger of the cell above
     (drop a reference token) and the cell to the left (drop a hypothesis token).
+
+    >>> lcs_table(["a", "b", "c"], ["b", "c"])
+    [[0, 0, 0], [0, 0, 0], [0, 1, 1], [0, 1, 2]]
     """
     table = [[0] * (len(hypothesis) + 1)]
     for r_tok in reference:
@@ -297,6 +307,9 @@ def lcs_path(reference: Sequence[str], hypothesis: Sequence[str], table: list[li
 
     Tie rule (rouge-score's and ROUGE-1.5.5's): equal tokens -> diagonal; otherwise go left only if the
     cell to the left is strictly larger than the cell above, else go up.
+
+    >>> lcs_path(["a", "b", "c"], ["b", "a", "c"])  # "a c" and "b c" are both LCSs; the tie rule picks "a c"
+    [(0, 1), (2, 2)]
     """
     if table is None:
         table = lcs_table(reference, hypothesis)
@@ -353,6 +366,11 @@ def summary_lcs_stats(
     hits = sum over token types t of min(u_t, c_t), where u_t counts the union-LCS positions holding t over
     all reference sentences and c_t is how often t occurs in the hypothesis.  (u_t never exceeds the
     reference count, so each token is credited at most as often as it occurs in both summaries.)
+
+    >>> r = [["w1", "w2", "w3", "w4", "w5"]]                             # Lin (2004), section 3.2
+    >>> c = [["w1", "w2", "w6", "w7", "w8"], ["w1", "w3", "w8", "w9", "w5"]]
+    >>> union_lcs(r[0], c), summary_lcs_stats(c, r).hits
+    ([0, 1, 2, 4], 4)
     """
     hyp_len = sum(len(s) for s in hypothesis_sentences)
     ref_len = sum(len(s) for s in reference_sentences)
@@ -532,7 +550,12 @@ def _mean(scores: Sequence[RougeScore], variant: str, beta: float) -> RougeScore
 
 def combine_references(per_reference: Sequence[RougeStats], aggregation: str = "best", *, beta: float = 1.0,
                        variant: str = "") -> RougeScore:
-    """One score from the counts against each reference (see the module docstring for the four rules)."""
+    """One score from the counts against each reference (see the module docstring for the four rules).
+
+    >>> per_ref = [RougeStats(4, 4, 4), RougeStats(2, 4, 4), RougeStats(0, 4, 4)]  # F = 1, 1/2, 0
+    >>> [round(combine_references(per_ref, a).fmeasure, 4) for a in AGGREGATIONS]  # best mean jackknife pooled
+    [1.0, 0.5, 0.8333, 0.5]
+    """
     check_choice("aggregation", aggregation, AGGREGATIONS)
     if not per_reference:
         raise ValueError("no references to combine")

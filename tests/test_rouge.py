@@ -682,3 +682,10 @@ def test_importing_rouge_is_light():
 
     code = "import sys, evalkit.rouge; print(any(m in sys.modules for m in ('pandas', 'matplotlib')))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
+
+
+def test_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(rouge)
+    assert result.attempted >= 20 and result.failed == 0
