@@ -35,7 +35,8 @@ Conventions (each one chosen on purpose; the lesson in ``notebooks/06-rouge.ipyn
 - **Several references.**  ``aggregation="best"`` (default) keeps the reference whose F is highest, the
   first one on a tie (rouge-score's ``score_multi``); ``"mean"`` averages P, R and F over the references;
   ``"jackknife"`` is the procedure of Lin (2004, section 2.1): with M references, take the best score
-  among each of the M subsets of M - 1 references and average the M results (one reference: that score);
+  among each of the M subsets of M - 1 references and average the M results (one reference: that score;
+  ROUGE releases before 1.4 did this internally, 1.5.5's change log says it was removed there);
   ``"pooled"`` adds the counts of all references before dividing (ROUGE-1.5.5's default "-f A", model
   average).
 - **ROUGE-Lsum** splits on ``"\\n"`` and drops empty lines, like rouge-score; it counts tokens, not
