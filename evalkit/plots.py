@@ -50,6 +50,70 @@ def gleu_iterations_plot(result, ax=None, *, bins: int = 30, published: float | 
 
 
 # ======================================== ROUGE =======================================
+def plot_lcs_table(hypothesis: str, reference: str, *, stemmer: bool = False, tokenizer: str = "rouge-score",
+                   ax=None):
+    """ROUGE-L's dynamic-programming table as a heatmap, each cell annotated with its LCS length, and the
+    path rouge-score reads back drawn from the bottom-right corner; matched cells are circled.
+    The drawn line is ``ax.lines[0]`` (x: hypothesis column, y: reference row, in table positions)."""
+    from .tables import rouge_lcs_table
+
+    df = rouge_lcs_table(hypothesis, reference, stemmer=stemmer, tokenizer=tokenizer)
+    rows, cols = df.shape
+    if ax is None:
+        ax = new_axes(figsize=(max(4.0, 0.6 * cols + 2), max(3.0, 0.5 * rows + 1.5)))
+    ax.grid(False)
+    ax.imshow(df.to_numpy(), cmap="Blues", aspect="auto", vmin=0, vmax=max(1, df.attrs["length"]) * 1.6)
+    for i in range(rows):
+        for j in range(cols):
+            ax.text(j, i, str(df.iat[i, j]), ha="center", va="center", fontsize=9)
+    cells = _lcs_walk(df)
+    ax.plot([j for _, j in cells], [i for i, _ in cells], color="tab:red", linewidth=2, alpha=0.8)
+    matched = df.attrs["path"]
+    ax.scatter([j for _, j in matched], [i for i, _ in matched], s=260, facecolors="none",
+               edgecolors="tab:red", linewidths=2)
+    ax.set_xticks(range(cols), list(df.columns), rotation=45, ha="right")
+    ax.set_yticks(range(rows), list(df.index))
+    ax.set_xlabel("hypothesis")
+    ax.set_ylabel("reference")
+    ax.set_title(f"LCS table: length {df.attrs['length']} ({' '.join(df.attrs['lcs'])})")
+    ax.figure.tight_layout()
+    return ax
+
+
+def _lcs_walk(df):
+    """Every cell the back-trace visits, from the bottom-right corner to the border (rouge-score's rule)."""
+    table = df.to_numpy()
+    ref, hyp = list(df.index), list(df.columns)
+    i, j = table.shape[0] - 1, table.shape[1] - 1
+    cells = [(i, j)]
+    while i > 0 and j > 0:
+        if ref[i] == hyp[j]:
+            i, j = i - 1, j - 1
+        elif table[i][j - 1] > table[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+        cells.append((i, j))
+    return cells[::-1]
+
+
+def plot_rouge_variants(results, ax=None):
+    """Bars of corpus F per variant with their bootstrap intervals; ``results`` maps a label to a
+    :class:`evalkit.rouge.RougeCorpusResult`."""
+    labels = list(results)
+    values = [results[k].score.fmeasure for k in labels]
+    lower = [results[k].score.fmeasure - results[k].low.fmeasure for k in labels]
+    upper = [results[k].high.fmeasure - results[k].score.fmeasure for k in labels]
+    if ax is None:
+        ax = new_axes()
+    ax.bar(labels, values, yerr=[lower, upper], capsize=4, color="tab:blue", alpha=0.8)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("F (mean over segments)")
+    ax.set_title("ROUGE variants on the same text, with bootstrap intervals")
+    ax.tick_params(axis="x", labelrotation=30)
+    ax.figure.tight_layout()
+    return ax
+
 
 
 # ======================================== end ROUGE ===================================

@@ -172,7 +172,55 @@ def google_bleu_vs_gleu_table(hypotheses, references, sources, *, names=None):
 
 
 # ======================================== ROUGE =======================================
-# (LCS table, matched n-grams)
+def _rouge_pair_tokens(hypothesis, reference, stemmer, tokenizer):
+    from .rouge import _check_string, tokenize
+
+    _check_string(reference, "reference")
+    return (
+        tokenize(hypothesis, tokenizer=tokenizer, stemmer=stemmer),
+        tokenize(reference, tokenizer=tokenizer, stemmer=stemmer),
+    )
+
+
+def rouge_lcs_table(hypothesis: str, reference: str, *, stemmer: bool = False, tokenizer: str = "rouge-score"):
+    """ROUGE-L's dynamic-programming table for one pair: rows are the reference tokens, columns the
+    hypothesis tokens, each after an empty prefix "∅"; cell (i, j) is the LCS length of the first i reference
+    and first j hypothesis tokens.  ``df.attrs["path"]`` lists the matched cells of the LCS that rouge-score
+    reads back, as (row, column) positions in the table (1-based, because of the empty prefix), and
+    ``df.attrs["lcs"]`` its tokens."""
+    from .rouge import lcs_path, lcs_table
+
+    hyp, ref = _rouge_pair_tokens(hypothesis, reference, stemmer, tokenizer)
+    table = lcs_table(ref, hyp)
+    df = _pd().DataFrame(table, index=["∅", *ref], columns=["∅", *hyp])
+    df.index.name, df.columns.name = "reference", "hypothesis"
+    path = lcs_path(ref, hyp, table)
+    df.attrs.update(path=[(i + 1, j + 1) for i, j in path], lcs=[ref[i] for i, _ in path], length=table[-1][-1])
+    return df
+
+
+def rouge_ngram_table(hypothesis: str, reference: str, n: int = 1, *, stemmer: bool = False,
+                      tokenizer: str = "rouge-score"):
+    """The n-grams of a pair: one row per distinct n-gram (hypothesis n-grams first, in order of first use,
+    then those only in the reference), its count on each side and the clipped match min(hyp, ref).
+    ``df.attrs`` holds the totals (hits, hyp_total, ref_total) and precision, recall and F."""
+    from ._checks import check_int
+    from .rouge import ngram_counts, ngram_stats, score_stats
+
+    check_int("n", n, 1)
+    hyp, ref = _rouge_pair_tokens(hypothesis, reference, stemmer, tokenizer)
+    hyp_counts, ref_counts = ngram_counts(hyp, n), ngram_counts(ref, n)
+    rows = []
+    for gram in dict.fromkeys([*hyp_counts, *ref_counts]):
+        h, r = hyp_counts[gram], ref_counts[gram]
+        rows.append({"n-gram": " ".join(gram), "hyp": h, "ref": r, "matched": min(h, r)})
+    df = _pd().DataFrame(rows, columns=["n-gram", "hyp", "ref", "matched"])
+    stats = ngram_stats(hyp, ref, n)
+    result = score_stats(stats)
+    df.attrs.update(hits=stats.hits, hyp_total=stats.hyp_total, ref_total=stats.ref_total,
+                    precision=result.precision, recall=result.recall, fmeasure=result.fmeasure)
+    return df
+
 
 
 # ======================================== end ROUGE ===================================

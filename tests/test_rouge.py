@@ -1,0 +1,691 @@
+"""evalkit.rouge: conformance with rouge-score (called here, at test time), hand-computed values for the
+variants rouge-score lacks (ROUGE-W, -S, -SU, following Lin 2004), properties and bad input."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rouge_score import rouge_scorer, tokenize as rs_tokenize
+from nltk.stem import porter
+
+from evalkit import rouge
+from evalkit.rouge import (
+    RougeStats,
+    corpus_rouge,
+    lcs_length,
+    lcs_path,
+    lcs_table,
+    rouge_l,
+    rouge_lsum,
+    rouge_n,
+    rouge_s,
+    rouge_su,
+    rouge_w,
+    score_stats,
+    skip_bigram_stats,
+    summary_lcs_stats,
+)
+
+TOL = 1e-12
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+
+def evalkit_scores(hypothesis, references, stemmer):
+    return {
+        "rouge1": rouge_n(hypothesis, references, 1, stemmer=stemmer),
+        "rouge2": rouge_n(hypothesis, references, 2, stemmer=stemmer),
+        "rougeL": rouge_l(hypothesis, references, stemmer=stemmer),
+        "rougeLsum": rouge_lsum(hypothesis, references, stemmer=stemmer),
+    }
+
+
+def worst_difference(hypotheses, references, stemmer):
+    """Largest |evalkit - rouge-score| over P, R, F of ROUGE-1/2/L/Lsum.  rouge-score takes the target
+    (reference) first: score(target, prediction); score_multi(targets, prediction)."""
+    scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=stemmer)
+    worst = 0.0
+    for hyp, refs in zip(hypotheses, references):
+        theirs = scorer.score(refs[0], hyp) if len(refs) == 1 else scorer.score_multi(refs, hyp)
+        ours = evalkit_scores(hyp, refs, stemmer)
+        for name in TYPES:
+            mine = ours[name]
+            for a, b in zip(theirs[name], (mine.precision, mine.recall, mine.fmeasure)):
+                worst = max(worst, abs(a - b))
+    return worst
+
+
+# --------------------------------------------------------------------------------------------------------
+# Conformance with rouge-score on JFLEG
+# --------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("stemmer", [False, True])
+def test_single_sentences_one_reference_match_rouge_score(jfleg_test, stemmer):
+    # every source against each of its 4 corrections separately: 2,988 pairs
+    hyps = [src for src in jfleg_test.sources for _ in range(4)]
+    refs = [[ref] for refs in jfleg_test.references for ref in refs]
+    assert len(hyps) == 2988
+    assert worst_difference(hyps, refs, stemmer) <= TOL
+
+
+@pytest.mark.parametrize("stemmer", [False, True])
+def test_single_sentences_four_references_match_score_multi(jfleg_dev, stemmer):
+    assert worst_difference(jfleg_dev.sources, jfleg_dev.references, stemmer) <= TOL
+
+
+def _joined(lines, size):
+    return ["\n".join(lines[i : i + size]) for i in range(0, len(lines) - size + 1, size)]
+
+
+@pytest.mark.parametrize("stemmer", [False, True])
+@pytest.mark.parametrize("size", [3, 5])
+def test_multi_sentence_texts_match_rouge_score(jfleg_test, stemmer, size):
+    # texts of 3 or 5 consecutive JFLEG sentences, one per line (the first 200 lines: rouge-score is slow)
+    hyps = _joined(jfleg_test.sources[:200], size)
+    ref_sets = [_joined(s[:200], size) for s in jfleg_test.reference_sets]
+    one_ref = [[r] for r in ref_sets[0]]
+    four_refs = [list(r) for r in zip(*ref_sets)]
+    assert worst_difference(hyps, one_ref, stemmer) <= TOL
+    assert worst_difference(hyps, four_refs, stemmer) <= TOL
+
+
+@pytest.mark.parametrize("stemmer", [False, True])
+def test_lsum_with_shuffled_sentences_and_blank_lines_matches_rouge_score(jfleg_dev, stemmer):
+    # Sentence order matters for Lsum's union LCS; blank and punctuation-only lines are edge cases of the split.
+    rng = random.Random(7)
+    hyps, refs = [], []
+    for i in range(0, 400, 4):
+        sents = list(jfleg_dev.sources[i : i + 4])
+        rng.shuffle(sents)
+        sents.insert(rng.randrange(len(sents)), "" if i % 8 else " , . ")
+        hyps.append("\n".join(sents))
+        refs.append(["\n".join(jfleg_dev.reference_sets[k][i : i + 4]) for k in range(rng.randint(1, 4))])
+    assert worst_difference(hyps, refs, stemmer) <= TOL
+
+
+def test_worked_example_cat_mat_against_rouge_score_and_by_hand():
+    hyp, ref = "the cat sat on the mat", "the cat is on the mat"
+    theirs = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"]).score(ref, hyp)
+    # by hand: unigrams the x2, cat, on, mat shared = 5 of 6 on each side; bigrams "the cat", "on the",
+    # "the mat" = 3 of 5; LCS "the cat on the mat" = 5 of 6
+    assert math.isclose(rouge_n(hyp, [ref], 1).fmeasure, 5 / 6, rel_tol=TOL)
+    assert math.isclose(rouge_n(hyp, [ref], 2).fmeasure, 3 / 5, rel_tol=TOL)
+    assert math.isclose(rouge_l(hyp, [ref]).fmeasure, 5 / 6, rel_tol=TOL)
+    assert math.isclose(theirs["rouge1"].fmeasure, rouge_n(hyp, [ref], 1).fmeasure, rel_tol=TOL)
+    assert math.isclose(theirs["rouge2"].fmeasure, rouge_n(hyp, [ref], 2).fmeasure, rel_tol=TOL)
+    assert math.isclose(theirs["rougeL"].fmeasure, rouge_l(hyp, [ref]).fmeasure, rel_tol=TOL)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60), st.booleans())
+def test_tokenizer_equals_rouge_score_on_any_text(text, stemmer):
+    stem = porter.PorterStemmer() if stemmer else None
+    assert list(rouge.tokenize(text, stemmer=stemmer)) == rs_tokenize.tokenize(text, stem)
+
+
+def test_tokenizer_equals_rouge_score_on_jfleg(jfleg_test):
+    stem = porter.PorterStemmer()
+    for text in jfleg_test.sources[:300]:
+        assert list(rouge.tokenize(text, stemmer=True)) == rs_tokenize.tokenize(text, stem)
+
+
+def test_non_english_text_vanishes_in_rouge_score_but_not_with_unicode_tokenizer():
+    text = "Кошка сидит на ковре"
+    theirs = rouge_scorer.RougeScorer(["rouge1"]).score(text, text)["rouge1"]
+    assert theirs.fmeasure == 0  # exact: rouge-score finds no token at all
+    assert rouge.tokenize(text) == ()
+    assert rouge_n(text, [text], 1).fmeasure == 0
+    assert math.isclose(rouge_n(text, [text], 1, tokenizer="unicode").fmeasure, 1.0)
+    assert rouge.tokenize("Café naïve", tokenizer="unicode") == ("café", "naïve")
+    assert rouge.tokenize("Café naïve") == ("caf", "na", "ve")
+
+
+def test_stemming_only_touches_tokens_longer_than_three_characters():
+    # Porter would turn "has" into "ha", but rouge-score leaves 3-letter tokens alone
+    assert porter.PorterStemmer().stem("has") == "ha"
+    assert rouge.tokenize("has cats running", stemmer=True) == ("has", "cat", "run")
+    assert rouge_n("has", ["ha"], 1, stemmer=True).fmeasure == 0
+    # "the cats were running" vs "the cat runs": stems the cat were run / the cat run -> 3 hits, P 3/4, R 3/3
+    r = rouge_n("the cats were running", ["the cat runs"], 1, stemmer=True)
+    assert math.isclose(r.precision, 3 / 4) and math.isclose(r.recall, 1.0)
+    assert math.isclose(rouge_n("the cats were running", ["the cat runs"], 1).recall, 1 / 3)
+
+
+# --------------------------------------------------------------------------------------------------------
+# ROUGE-N details
+# --------------------------------------------------------------------------------------------------------
+def test_rouge_n_clips_repeated_ngrams():
+    # "the the the" vs "the cat": "the" counts min(3, 1) = 1 -> P 1/3, R 1/2 (unclipped would claim 3/2 recall)
+    r = rouge_n("the the the", ["the cat"], 1)
+    assert r.stats.hits == 1
+    assert math.isclose(r.precision, 1 / 3) and math.isclose(r.recall, 1 / 2)
+
+
+def test_hypothesis_shorter_than_n_scores_zero():
+    r = rouge_n("cat", ["the cat"], 2)
+    assert (r.stats.hits, r.stats.hyp_total, r.stats.ref_total) == (0, 0, 1)
+    assert r.fmeasure == 0
+
+
+def test_beta_weights_recall():
+    # hyp "a b" vs ref "a c d e": P = 1/2, R = 1/4; beta 2: (1 + 4)(1/2)(1/4) / (4 * 1/2 + 1/4) = 0.625 / 2.25
+    r = rouge_n("a b", ["a c d e"], 1, beta=2)
+    assert math.isclose(r.fmeasure, 0.625 / 2.25, rel_tol=TOL)
+    # beta 1 is the harmonic mean 2PR / (P + R) = 0.25 / 0.75
+    assert math.isclose(rouge_n("a b", ["a c d e"], 1).fmeasure, 1 / 3, rel_tol=TOL)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Several references
+# --------------------------------------------------------------------------------------------------------
+REFS3 = ["a b c d", "a b x y", "x y z w"]  # against "a b c d": ROUGE-1 F = 1, 1/2, 0
+
+
+def test_aggregations_by_hand():
+    hyp = "a b c d"
+    assert math.isclose(rouge_n(hyp, REFS3, 1).fmeasure, 1.0)
+    assert rouge_n(hyp, REFS3, 1).reference == 0
+    assert math.isclose(rouge_n(hyp, REFS3, 1, aggregation="mean").fmeasure, (1 + 0.5 + 0) / 3)
+    # jackknife: leave out ref0 -> best(1/2, 0) = 1/2; leave out ref1 -> 1; leave out ref2 -> 1; mean 2.5/3
+    assert math.isclose(rouge_n(hyp, REFS3, 1, aggregation="jackknife").fmeasure, 2.5 / 3)
+    # pooled (ROUGE-1.5.5 -f A): hits 4 + 2 + 0 = 6 over 12 reference and 12 hypothesis unigrams
+    pooled = rouge_n(hyp, REFS3, 1, aggregation="pooled")
+    assert (pooled.stats.hits, pooled.stats.hyp_total, pooled.stats.ref_total) == (6, 12, 12)
+    assert math.isclose(pooled.fmeasure, 0.5)
+
+
+def test_best_takes_first_reference_on_a_tie_and_jackknife_of_one_reference_is_the_score():
+    r = rouge_n("a b", ["a x", "b y"], 1)  # both F = 1/2
+    assert r.reference == 0
+    one = rouge_n("a b", ["a x"], 1, aggregation="jackknife")
+    assert math.isclose(one.fmeasure, 0.5)
+
+
+def test_best_keeps_the_whole_triple_of_the_best_f():
+    # ref0 has the higher recall, ref1 the higher F: all three numbers come from ref1, like score_multi
+    hyp, refs = "a b c", ["a", "a b c d"]
+    theirs = rouge_scorer.RougeScorer(["rouge1"]).score_multi(refs, hyp)["rouge1"]
+    ours = rouge_n(hyp, refs, 1)
+    assert ours.reference == 1
+    assert all(math.isclose(a, b) for a, b in zip(theirs, (ours.precision, ours.recall, ours.fmeasure)))
+
+
+# --------------------------------------------------------------------------------------------------------
+# ROUGE-L and Lsum
+# --------------------------------------------------------------------------------------------------------
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from("abcd"), max_size=12), st.lists(st.sampled_from("abcd"), max_size=12))
+def test_fast_lcs_length_equals_the_table(ref, hyp):
+    table = lcs_table(ref, hyp)
+    assert lcs_length(ref, hyp) == table[-1][-1]
+    path = lcs_path(ref, hyp, table)
+    assert len(path) == table[-1][-1]
+    assert all(ref[i] == hyp[j] for i, j in path)
+    assert all(a[0] < b[0] and a[1] < b[1] for a, b in zip(path, path[1:]))
+
+
+def test_lsum_union_lcs_example_of_lin_2004():
+    # Lin (2004), section 3.2: r = w1..w5, c1 = w1 w2 w6 w7 w8, c2 = w1 w3 w8 w9 w5.
+    # LCS(r, c1) = w1 w2, LCS(r, c2) = w1 w3 w5, union = w1 w2 w3 w5 -> 4 hits; R = 4/5, P = 4/10.
+    r = "w1 w2 w3 w4 w5"
+    c = "w1 w2 w6 w7 w8\nw1 w3 w8 w9 w5"
+    result = rouge_lsum(c, [r])
+    assert (result.stats.hits, result.stats.hyp_total, result.stats.ref_total) == (4, 10, 5)
+    assert math.isclose(result.recall, 4 / 5) and math.isclose(result.precision, 4 / 10)
+    theirs = rouge_scorer.RougeScorer(["rougeLsum"]).score(r, c)["rougeLsum"]
+    assert math.isclose(theirs.fmeasure, result.fmeasure, rel_tol=TOL)
+
+
+def test_lsum_clips_tokens_used_by_several_reference_sentences():
+    # two reference sentences "a b" and "a c" both take the single "a" of the hypothesis: only one hit for
+    # "a" (the hypothesis has one), plus "b" -> 2 hits of 3 hypothesis and 4 reference tokens
+    s = summary_lcs_stats([("a", "b")], [("a", "b"), ("a", "c")])
+    assert (s.hits, s.hyp_total, s.ref_total) == (2, 2, 4)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["the", "cat", "sat", "on", "mat", "a"]), max_size=10),
+       st.lists(st.sampled_from(["the", "cat", "sat", "on", "mat", "a"]), max_size=10))
+def test_lsum_without_newlines_equals_rouge_l(hyp, ref):
+    h, r = " ".join(hyp), " ".join(ref)
+    a, b = rouge_lsum(h, [r]), rouge_l(h, [r])
+    assert math.isclose(a.fmeasure, b.fmeasure) and math.isclose(a.recall, b.recall)
+
+
+def test_lsum_ignores_sentence_order_where_rouge_l_does_not():
+    h, r = "the cat sat\non the mat", "on the mat\nthe cat sat"
+    assert math.isclose(rouge_lsum(h, [r]).fmeasure, 1.0)
+    assert math.isclose(rouge_l(h, [r]).fmeasure, 0.5)  # LCS "the cat sat" or "on the mat": 3 of 6
+
+
+# --------------------------------------------------------------------------------------------------------
+# ROUGE-W (Lin 2004, section 3.3): hand-computed
+# --------------------------------------------------------------------------------------------------------
+def test_rouge_w_example_of_lin_2004():
+    # X = A B C D E F G; Y1 = A B C D H I K has one run of 4 matches, Y2 = A H B K C I D four runs of 1.
+    # Both have LCS 4 (ROUGE-L 4/7), but WLCS(X, Y1) = f(4) = 4^1.2 and WLCS(X, Y2) = 4 f(1) = 4.
+    x = "a b c d e f g"
+    y1, y2 = "a b c d h i k", "a h b k c i d"
+    assert math.isclose(rouge_l(y1, [x]).fmeasure, rouge_l(y2, [x]).fmeasure)
+    w1, w2 = rouge_w(y1, [x]), rouge_w(y2, [x])
+    assert math.isclose(w1.stats.hits, 4**1.2, rel_tol=TOL)
+    assert math.isclose(w2.stats.hits, 4.0, rel_tol=TOL)
+    # R = f^-1(WLCS / f(7)) = (4^1.2 / 7^1.2)^(1/1.2) = 4/7 for Y1; (4 / 7^1.2)^(1/1.2) = 4^(1/1.2) / 7 for Y2
+    assert math.isclose(w1.recall, 4 / 7, rel_tol=TOL) and math.isclose(w1.precision, 4 / 7, rel_tol=TOL)
+    assert math.isclose(w2.recall, 4 ** (1 / 1.2) / 7, rel_tol=TOL)  # 0.4536
+    assert w1.fmeasure > w2.fmeasure
+
+
+def test_rouge_w_gap_in_the_hypothesis_breaks_the_run():
+    # X = "a b", Y = "a x b": the match of b at (2, 3) follows a non-match cell, so its run restarts:
+    # WLCS = f(1) + f(1) = 2; R = (2 / 2^1.2)^(1/1.2), P = (2 / 3^1.2)^(1/1.2)
+    r = rouge_w("a x b", ["a b"])
+    assert math.isclose(r.stats.hits, 2.0, rel_tol=TOL)
+    assert math.isclose(r.recall, (2 / 2**1.2) ** (1 / 1.2), rel_tol=TOL)
+    assert math.isclose(r.precision, (2 / 3**1.2) ** (1 / 1.2), rel_tol=TOL)
+    # weight 2: runs a b c | d e in "a b c x d e" vs "a b c d e": WLCS = 9 + 4 = 13, R = sqrt(13 / 25)
+    assert math.isclose(rouge_w("a b c x d e", ["a b c d e"], weight=2).recall, math.sqrt(13 / 25), rel_tol=TOL)
+
+
+def test_rouge_w_with_weight_one_is_rouge_l(jfleg_test):
+    for src, refs in zip(jfleg_test.sources[:100], jfleg_test.references[:100]):
+        a, b = rouge_w(src, refs, weight=1), rouge_l(src, refs)
+        assert math.isclose(a.fmeasure, b.fmeasure, rel_tol=1e-9, abs_tol=1e-12)
+
+
+W155 = {"convention": "rouge-1.5.5"}
+
+
+def test_rouge_w_rouge155_reproduces_the_scripts_printed_value():
+    # ROUGE-1.5.5 prints ROUGE-W-1.2 R = 0.72478, P = 1.0, F = 0.84043 for "a b c d e" against itself
+    # (reported in tagucci/pythonrouge issue #14).  By hand: hits = f(5) = 5^1.2; the script's recall base
+    # is f(f(5)) = 5^1.44, so R = (5^1.2 / 5^1.44)^(1/1.2) = 5^-0.2; P = (5^1.2 / 5^1.2)^(1/1.2) = 1.
+    r = rouge_w("a b c d e", ["a b c d e"], **W155)
+    assert math.isclose(r.recall, 5**-0.2, rel_tol=TOL)
+    assert math.isclose(r.recall, 0.72478, abs_tol=5e-6) and math.isclose(r.precision, 1.0, rel_tol=TOL)
+    assert math.isclose(r.fmeasure, 0.84043, abs_tol=5e-6)
+    # Lin's definition gives identical texts 1
+    assert math.isclose(rouge_w("a b c d e", ["a b c d e"]).fmeasure, 1.0, rel_tol=TOL)
+
+
+def test_rouge_w_rouge155_weighs_runs_of_reference_positions():
+    # "a x b" vs reference "a b".  WLCS table (rows a, b; columns a, x, b): c[2][3] = c[1][2] + f(1) = 2.
+    # Read back from (2, 3): b = b (mark ref 1); at (1, 2) the cell above (0) < the left one (1): go left;
+    # (1, 1) a = a (mark ref 0).  Marked reference positions 0, 1 form one run of 2: hits = f(2) = 2^1.2.
+    # R = f^-1(f(2) / f(f(2))) = (2^1.2 / 2^1.44)^(1/1.2) = 2^-0.2; P = f^-1(f(2) / f(3)) = 2/3.
+    r = rouge_w("a x b", ["a b"], **W155)
+    assert math.isclose(r.stats.hits, 2**1.2, rel_tol=TOL)
+    assert math.isclose(r.recall, 2**-0.2, rel_tol=TOL) and math.isclose(r.precision, 2 / 3, rel_tol=TOL)
+    # the paper's table: WLCS = f(1) + f(1) = 2, R = (2 / 2^1.2)^(1/1.2)
+    assert math.isclose(rouge_w("a x b", ["a b"]).recall, (2 / 2**1.2) ** (1 / 1.2), rel_tol=TOL)
+
+
+def test_rouge_w_rouge155_sums_over_reference_lines():
+    # reference lines "a b" and "c d", hypothesis "a b c d" on one line: each reference line is one run of 2,
+    # hits = 2 f(2) = B, the per-line base; R = f^-1(B / f(B)) = B^(1/1.2 - 1); P = f^-1(2 f(2) / f(4))
+    b = 2 * 2**1.2
+    r = rouge_w("a b c d", ["a b\nc d"], **W155)
+    assert math.isclose(r.stats.hits, b, rel_tol=TOL)
+    assert math.isclose(r.recall, b ** (1 / 1.2 - 1), rel_tol=TOL)
+    assert math.isclose(r.precision, (b / 4**1.2) ** (1 / 1.2), rel_tol=TOL)  # = 2^(1/1.2) / 2
+    # the paper's definition reads both texts as one sequence: a single run of 4 on both sides
+    assert math.isclose(rouge_w("a b c d", ["a b\nc d"]).fmeasure, 1.0, rel_tol=TOL)
+
+
+def test_rouge_w_rouge155_clips_repeated_tokens():
+    # reference "a a", hypothesis "a": the path marks reference position 1 only (c[2][1] takes the diagonal);
+    # hits = f(1) = 1, R = f^-1(1 / f(f(2))) = 2^-1.2, P = f^-1(1 / f(1)) = 1
+    r = rouge_w("a", ["a a"], **W155)
+    assert r.stats.hits == 1
+    assert math.isclose(r.recall, 2**-1.2, rel_tol=TOL) and math.isclose(r.precision, 1.0, rel_tol=TOL)
+    # hypothesis "a b a b" vs reference "a b": both tokens credited once, one run of 2: P = f^-1(f(2)/f(4)) = 1/2
+    r = rouge_w("a b a b", ["a b"], **W155)
+    assert math.isclose(r.stats.hits, 2**1.2) and math.isclose(r.precision, 0.5, rel_tol=TOL)
+
+
+def test_rouge_w_conventions_on_lins_example():
+    # Y2 = "a h b k c i d" matches reference positions 0, 1, 2, 3: consecutive in the reference, scattered in
+    # the hypothesis.  The script only looks at reference positions, so it sees one run of 4 for Y2, just
+    # as for Y1 = "a b c d h i k": hits = f(4) for both (R = 4^1.2 / 7^1.44 under f^-1 = 4 / 7^1.2), while
+    # the paper's table separates them (4/7 and 4^(1/1.2) / 7).
+    x = "a b c d e f g"
+    for y in ("a b c d h i k", "a h b k c i d"):
+        r = rouge_w(y, [x], **W155)
+        assert math.isclose(r.stats.hits, 4**1.2, rel_tol=TOL)
+        assert math.isclose(r.recall, 4 / 7**1.2, rel_tol=TOL)
+    assert math.isclose(rouge_w("a h b k c i d", [x]).recall, 4 ** (1 / 1.2) / 7, rel_tol=TOL)
+
+
+def test_rouge_w_rouge155_with_weight_one_is_rouge_l_on_single_lines(jfleg_dev):
+    # with f(k) = k every credited position adds 1; for one line against one line nothing is clipped, so the
+    # script's W-1 is the LCS count: rouge-score's rougeL, a check of the path read back from the table
+    scorer = rouge_scorer.RougeScorer(["rougeL"])
+    for src, refs in zip(jfleg_dev.sources[:150], jfleg_dev.references[:150]):
+        for ref in refs:
+            theirs = scorer.score(ref, src)["rougeL"]
+            ours = rouge_w(src, [ref], weight=1, **W155)
+            for a, b in zip(theirs, (ours.precision, ours.recall, ours.fmeasure)):
+                assert math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+
+
+def test_rouge_w_rouge155_loses_a_run_that_ends_on_a_clipped_token():
+    # hypothesis "a b", reference lines "b" and "a b".  Line 1: "b" is credited (run of 1, added at the line
+    # end).  Line 2: "a" is credited (run 1, and the next position is marked, so the run goes on); "b" is
+    # marked but the hypothesis has no "b" left, so it is not credited, and the script only closes a run at
+    # a credited position: the run of "a" is never added.  hits = 1 (the union-LCS count would be 2).
+    r = rouge_w("a b", ["b\na b"], weight=1, **W155)
+    assert r.stats.hits == 1
+    assert rouge_lsum("a b", ["b\na b"]).stats.hits == 2
+
+
+def test_rouge_su_rouge155_skips_the_last_unigram():
+    # S2 vs S1, any gap: 6 skip-bigrams + unigrams of the first 3 tokens only = 9 units per side;
+    # hits: 3 skip-bigrams + "police", "the" = 5 -> 5/9 (Lin's convention: 6/10)
+    r = rouge_su("police kill the gunman", [S1], max_skip=None, **W155)
+    assert (r.stats.hits, r.stats.hyp_total, r.stats.ref_total) == (5, 9, 9)
+    assert math.isclose(r.fmeasure, 5 / 9, rel_tol=TOL)
+    # a one-word text has no unit at all under the script's loop
+    assert rouge_su("police", ["police"], **W155).fmeasure == 0
+    assert math.isclose(rouge_su("police", ["police"]).fmeasure, 1.0)
+
+
+# --------------------------------------------------------------------------------------------------------
+# ROUGE-S and SU (Lin 2004, section 5): hand-computed
+# --------------------------------------------------------------------------------------------------------
+S1 = "police killed the gunman"
+
+
+@pytest.mark.parametrize(
+    "hyp, hits",
+    [
+        # skip-bigrams shared with S1: police-the, police-gunman, the-gunman
+        ("police kill the gunman", 3),
+        # only the-gunman
+        ("the gunman kill police", 1),
+        # the-gunman and police-killed
+        ("the gunman police killed", 2),
+    ],
+)
+def test_rouge_s_examples_of_lin_2004(hyp, hits):
+    # 4 words give C(4, 2) = 6 skip-bigrams on each side; Lin reports 0.5, 0.167, 0.333 with beta = 1
+    r = rouge_s(hyp, [S1], max_skip=None)
+    assert (r.stats.hits, r.stats.hyp_total, r.stats.ref_total) == (hits, 6, 6)
+    assert math.isclose(r.fmeasure, hits / 6, rel_tol=TOL)
+
+
+def test_rouge_su_adds_unigrams():
+    # S2 vs S1 with any gap: 3 skip-bigrams + 3 unigrams (police, the, gunman) = 6 of 6 + 4 = 10 units
+    r = rouge_su("police kill the gunman", [S1], max_skip=None)
+    assert (r.stats.hits, r.stats.hyp_total) == (6, 10)
+    assert math.isclose(r.fmeasure, 0.6, rel_tol=TOL)
+    # S5 = "gunman the killed police" shares no skip-bigram with S1 (ROUGE-S 0) but SU credits its words
+    assert rouge_s("gunman the killed police", [S1], max_skip=None).fmeasure == 0
+    assert math.isclose(rouge_su("gunman the killed police", [S1], max_skip=None).fmeasure, 4 / 10)
+
+
+def test_skip_distance_limits_the_pairs():
+    # "a b c d e" with max_skip 1: pairs with at most one word between: ab ac bc bd cd ce de = 7
+    assert len(rouge.skip_bigrams(list("abcde"), 1)) == 7
+    # hypothesis "a x x b" vs reference "a b": the pair (a, b) has 2 words between -> S1 misses it, S2 has it
+    assert rouge_s("a x x b", ["a b"], max_skip=1).stats.hits == 0
+    assert rouge_s("a x x b", ["a b"], max_skip=2).stats.hits == 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from("abcdef"), max_size=12), st.one_of(st.none(), st.integers(0, 6)))
+def test_skip_bigram_count_formula(tokens, max_skip):
+    m = len(tokens)
+    expected = m * (m - 1) // 2 if max_skip is None else sum(min(max_skip + 1, m - 1 - i) for i in range(m))
+    assert len(rouge.skip_bigrams(tokens, max_skip)) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from("abcd"), max_size=10), st.lists(st.sampled_from("abcd"), max_size=10))
+def test_su_is_lins_start_marker_definition_for_any_gap(hyp, ref):
+    # Lin (2004): ROUGE-SU = ROUGE-S after adding a begin-of-sentence marker to both sides
+    su = skip_bigram_stats(hyp, ref, None, unigrams=True)
+    marked = skip_bigram_stats(["<s>", *hyp], ["<s>", *ref], None)
+    assert (su.hits, su.hyp_total, su.ref_total) == (marked.hits, marked.hyp_total, marked.ref_total)
+
+
+def test_rouge_s0_is_rouge_2(jfleg_test):
+    for src, refs in zip(jfleg_test.sources[:200], jfleg_test.references[:200]):
+        a, b = rouge_s(src, refs, max_skip=0), rouge_n(src, refs, 2)
+        assert math.isclose(a.fmeasure, b.fmeasure, rel_tol=TOL, abs_tol=TOL)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Properties
+# --------------------------------------------------------------------------------------------------------
+WORDS = st.lists(st.sampled_from(["the", "cat", "sat", "on", "mat", "a", "dog", "ran"]), max_size=12)
+SCORERS = {
+    "rouge1": lambda h, r: rouge_n(h, r, 1),
+    "rouge2": lambda h, r: rouge_n(h, r, 2),
+    "rougeL": rouge_l,
+    "rougeLsum": rouge_lsum,
+    "rougeW": rouge_w,
+    "rougeS4": rouge_s,
+    "rougeSU4": rouge_su,
+    "rougeS*": lambda h, r: rouge_s(h, r, max_skip=None),
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(WORDS, st.lists(WORDS, min_size=1, max_size=3), st.sampled_from(rouge.AGGREGATIONS),
+       st.floats(0.25, 4))
+def test_scores_are_in_range_and_f_lies_between_p_and_r(hyp, refs, aggregation, beta):
+    h, rs = " ".join(hyp), [" ".join(r) for r in refs]
+    for name, scorer in SCORERS.items():
+        for r in (scorer(h, rs), rouge_n(h, rs, 1, aggregation=aggregation, beta=beta)):
+            for v in (r.precision, r.recall, r.fmeasure):
+                assert 0 <= v <= 1 + 1e-12, name
+            if aggregation != "mean" and aggregation != "jackknife":  # a mean of Fs need not lie between
+                assert min(r.precision, r.recall) - 1e-12 <= r.fmeasure <= max(r.precision, r.recall) + 1e-12
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(["the", "cat", "sat", "on", "mat", "a"]), min_size=2, max_size=12))
+def test_identical_texts_score_one(words):
+    text = " ".join(words)
+    for name, scorer in SCORERS.items():
+        assert math.isclose(scorer(text, [text]).fmeasure, 1.0, rel_tol=1e-12), name
+
+
+@pytest.mark.parametrize("name", list(SCORERS))
+@pytest.mark.parametrize("hyp", ["", "   ", "!!! ...", "\n\n"])
+def test_empty_hypothesis_scores_zero(name, hyp):
+    r = SCORERS[name](hyp, ["the cat sat on the mat"])
+    assert (r.precision, r.recall, r.fmeasure) == (0.0, 0.0, 0.0)
+
+
+def test_empty_hypothesis_scores_zero_in_rouge_score_too():
+    theirs = rouge_scorer.RougeScorer(TYPES).score("the cat sat", "")
+    assert all(theirs[t].fmeasure == 0 for t in TYPES)
+
+
+def test_results_are_immutable_and_inputs_untouched():
+    refs = ["the cat is on the mat", "a cat"]
+    copy = list(refs)
+    r = rouge_n("the cat sat on the mat", refs, 1)
+    assert refs == copy
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.fmeasure = 1.0  # type: ignore[misc]
+    assert float(r) == r.fmeasure
+    assert repr(r) == "RougeScore(rouge1: P=0.8333, R=0.8333, F=0.8333)"
+
+
+def test_stats_add_and_rescore_without_recounting():
+    a = rouge_n("the cat sat", ["the cat"], 1).stats
+    b = rouge_n("a dog", ["a big dog"], 1).stats
+    total = a + b
+    assert (total.hits, total.hyp_total, total.ref_total, total.segments) == (4, 5, 5, 2)
+    assert sum([a, b]) == total
+    # re-scoring the same counts with another beta
+    assert math.isclose(score_stats(total, beta=2).fmeasure, 0.8)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Corpus level
+# --------------------------------------------------------------------------------------------------------
+def test_corpus_mean_equals_mean_of_rouge_score_segments(jfleg_test):
+    scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
+    theirs = [scorer.score_multi(refs, src)["rougeL"] for src, refs in zip(jfleg_test.sources, jfleg_test.references)]
+    ours = corpus_rouge(jfleg_test.sources, jfleg_test.references, "rougeL", stemmer=True, n_samples=200)
+    assert math.isclose(ours.score.fmeasure, math.fsum(s.fmeasure for s in theirs) / len(theirs), rel_tol=1e-12)
+    assert math.isclose(ours.score.recall, math.fsum(s.recall for s in theirs) / len(theirs), rel_tol=1e-12)
+    assert ours.low.fmeasure < ours.score.fmeasure < ours.high.fmeasure
+
+
+def test_bootstrap_is_seeded_and_micro_scores_summed_counts(jfleg_dev):
+    hyps, refs = jfleg_dev.sources[:200], jfleg_dev.references[:200]
+    a = corpus_rouge(hyps, refs, "rouge2", n_samples=300, seed=3)
+    b = corpus_rouge(hyps, refs, "rouge2", n_samples=300, seed=3)
+    c = corpus_rouge(hyps, refs, "rouge2", n_samples=300, seed=4)
+    assert (a.low, a.high) == (b.low, b.high)
+    assert (a.low, a.high) != (c.low, c.high)
+    micro = corpus_rouge(hyps, refs, "rouge2", average="micro", n_samples=300)
+    summed = sum(s.stats for s in micro.segments)
+    assert math.isclose(micro.score.recall, summed.hits / summed.ref_total, rel_tol=1e-12)
+    assert micro.low.fmeasure <= micro.score.fmeasure <= micro.high.fmeasure
+    # the corpus score does not depend on segment order
+    rev = corpus_rouge(hyps[::-1], refs[::-1], "rouge2", average="micro", n_samples=10)
+    assert math.isclose(rev.score.fmeasure, micro.score.fmeasure, rel_tol=1e-12)
+
+
+def test_micro_bootstrap_of_rouge_w_uses_the_inverse_weight(jfleg_dev):
+    r = corpus_rouge(jfleg_dev.sources[:50], jfleg_dev.references[:50], "rougeW", average="micro", n_samples=200)
+    assert 0 < r.low.fmeasure <= r.score.fmeasure <= r.high.fmeasure <= 1
+
+
+# --------------------------------------------------------------------------------------------------------
+# Bad input
+# --------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("scorer", [lambda h, r, **k: rouge_n(h, r, 1, **k), rouge_l, rouge_lsum, rouge_w, rouge_s,
+                                    rouge_su])
+def test_bad_input_raises_clear_errors(scorer):
+    with pytest.raises(ValueError, match="empty"):
+        scorer("a b", [])
+    with pytest.raises(TypeError, match="None"):
+        scorer(None, ["a b"])
+    with pytest.raises(TypeError, match="None"):
+        scorer("a b", None)
+    with pytest.raises(TypeError, match=r"references\[1\] is None"):
+        scorer("a b", ["a", None])
+    with pytest.raises(TypeError, match="expected a string"):
+        scorer(["a", "b"], ["a b"])
+    with pytest.raises(TypeError, match="expected a string"):
+        scorer("a b", [["a", "b"]])
+    with pytest.raises(TypeError, match="single string"):
+        scorer("a b", "a b")
+    with pytest.raises(ValueError, match="unknown tokenizer 'spacy'.*'rouge-score'.*'unicode'"):
+        scorer("a b", ["a b"], tokenizer="spacy")
+    with pytest.raises(ValueError, match="unknown aggregation 'max'.*'best'"):
+        scorer("a b", ["a b"], aggregation="max")
+    with pytest.raises(TypeError, match="stemmer"):
+        scorer("a b", ["a b"], stemmer="yes")
+    with pytest.raises(ValueError, match="beta"):
+        scorer("a b", ["a b"], beta=0)
+
+
+def test_bad_n_skip_and_weight():
+    for n in (0, -1):
+        with pytest.raises(ValueError, match="n must be at least 1"):
+            rouge_n("a b", ["a b"], n)
+    with pytest.raises(TypeError, match="n must be an int"):
+        rouge_n("a b", ["a b"], 1.0)
+    for f in (rouge_s, rouge_su):
+        with pytest.raises(ValueError, match="max_skip must be >= 0"):
+            f("a b", ["a b"], max_skip=-1)
+        with pytest.raises(TypeError, match="max_skip"):
+            f("a b", ["a b"], max_skip=2.5)
+    with pytest.raises(ValueError, match="weight"):
+        rouge_w("a b", ["a b"], weight=0)
+    with pytest.raises(ValueError, match="unknown convention 'perl'.*'lin2004'.*'rouge-1.5.5'"):
+        rouge_w("a b", ["a b"], convention="perl")
+    with pytest.raises(ValueError, match="unknown convention"):
+        rouge_su("a b", ["a b"], convention="perl")
+    with pytest.raises(ValueError, match="unknown ROUGE variant 'rougeX'"):
+        corpus_rouge(["a"], [["a"]], "rougeX")
+    with pytest.raises(ValueError, match="lengths differ"):
+        corpus_rouge(["a", "b"], [["a"]], "rouge1")
+    with pytest.raises(ValueError, match="unknown average"):
+        corpus_rouge(["a"], [["a"]], "rouge1", average="macro")
+    with pytest.raises(ValueError, match="needs counts"):
+        corpus_rouge(["a"], [["a", "b"]], "rouge1", average="micro", aggregation="mean")
+    with pytest.raises(TypeError, match="RougeStats"):
+        score_stats((1, 2, 3))
+
+
+def test_rouge_stats_refuse_mixed_weights():
+    with pytest.raises(ValueError, match="weights"):
+        RougeStats(1, 2, 2, 1.2) + RougeStats(1, 2, 2, 1.0)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Lesson views (tables and plots)
+# --------------------------------------------------------------------------------------------------------
+def test_lcs_table_view_and_path():
+    from evalkit.tables import rouge_lcs_table, rouge_ngram_table
+
+    df = rouge_lcs_table("the cat sat on the mat", "the cat is on the mat")
+    assert df.shape == (7, 7)
+    assert df.iat[-1, -1] == 5 == df.attrs["length"]
+    assert df.attrs["lcs"] == ["the", "cat", "on", "the", "mat"]
+    assert df.attrs["path"] == [(1, 1), (2, 2), (4, 4), (5, 5), (6, 6)]
+    ng = rouge_ngram_table("the cat sat on the mat", "the cat is on the mat", 2)
+    assert ng["matched"].sum() == 3 == ng.attrs["hits"]
+    assert ng["hyp"].sum() == 5 and ng["ref"].sum() == 5
+    assert math.isclose(ng.attrs["fmeasure"], 0.6)
+
+
+def test_lcs_heatmap_draws_the_path():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from evalkit.plots import plot_lcs_table
+
+    ax = plot_lcs_table("the cat sat on the mat", "the cat is on the mat")
+    xs, ys = ax.lines[0].get_data()
+    cells = list(zip(ys, xs))  # (row, column)
+    assert cells[0] == (0, 0) and cells[-1] == (6, 6)
+    for cell in [(1, 1), (2, 2), (4, 4), (5, 5), (6, 6)]:
+        assert cell in cells
+    # each step moves one cell up, left or diagonally
+    assert all(0 <= r2 - r1 <= 1 and 0 <= c2 - c1 <= 1 for (r1, c1), (r2, c2) in zip(cells, cells[1:]))
+    assert len(ax.texts) == 49
+    plt.close("all")
+
+
+def test_variant_bar_plot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from evalkit.plots import plot_rouge_variants
+
+    res = {v: corpus_rouge(["the cat sat"], [["the cat"]], v, n_samples=20) for v in ["rouge1", "rougeL"]}
+    ax = plot_rouge_variants(res)
+    heights = [p.get_height() for p in ax.patches]
+    assert all(math.isclose(h, res[v].score.fmeasure) for h, v in zip(heights, res))
+    plt.close("all")
+
+
+def test_importing_rouge_is_light():
+    import subprocess
+    import sys
+
+    code = "import sys, evalkit.rouge; print(any(m in sys.modules for m in ('pandas', 'matplotlib')))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
+
+
+def test_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(rouge)
+    assert result.attempted >= 20 and result.failed == 0
