@@ -334,3 +334,83 @@ def corpus_counts_vectorized(hypotheses, references, max_order: int, tokenize: s
     )
     _, last_segment = corpus_counts(hypotheses[-1:], references[-1:], max_order, tokenize, lowercase)
     return corpus, last_segment
+
+
+# --------------------------------------------------------------------------------------------------------
+# ROUGE-N and ROUGE-L for many pairs
+# --------------------------------------------------------------------------------------------------------
+# The readable rouge.rouge_n / rouge.rouge_l tokenize both texts for every call and every variant.  Scoring
+# several variants of many pairs, the same text (a source against each of its corrections) is tokenized
+# and counted again and again: cache the tokens and the n-gram counts of each text, and score all
+# variants of a pair from them.
+
+
+@lru_cache(maxsize=2**16)
+def rouge_profile(text: str, tokenizer: str, stemmer: bool) -> tuple[tuple[str, ...], dict]:
+    """(tokens, a dict for what is derived from them: n-gram Counters, LCS bit masks), cached by text."""
+    from .rouge import _TOKENIZER_FUNCTIONS, stem
+
+    tokens = _TOKENIZER_FUNCTIONS[tokenizer](text)
+    return (tuple(map(stem, tokens)) if stemmer else tuple(tokens)), {}
+
+
+def _ngram_set(profile, n: int) -> tuple[set, bool]:
+    """(the distinct n-grams, whether every n-gram occurs just once)."""
+    tokens, derived = profile
+    entry = derived.get(n)
+    if entry is None:
+        grams = set(tokens) if n == 1 else set(zip(*[tokens[i:] for i in range(n)]))
+        entry = derived[n] = (grams, len(grams) == max(0, len(tokens) - n + 1))
+    return entry
+
+
+def _ngram_counter(profile, n: int) -> Counter:
+    tokens, derived = profile
+    counts = derived.get(-n)
+    if counts is None:
+        counts = derived[-n] = Counter(tokens) if n == 1 else order_counts(tokens, n)
+    return counts
+
+
+def _lcs_masks(profile) -> dict:
+    """Bit masks of the bit-parallel LCS: bit i of masks[token] is set where tokens[i] == token."""
+    tokens, derived = profile
+    masks = derived.get("masks")
+    if masks is None:
+        masks = derived["masks"] = {}
+        for i, tok in enumerate(tokens):
+            masks[tok] = masks.get(tok, 0) | (1 << i)
+    return masks
+
+
+def rouge_pair_stats(hyp, ref, variant: str) -> tuple[int, int, int]:
+    """(hits, hypothesis units, reference units) of one pair of profiles, for "rouge<n>" or "rougeL"."""
+    h_tokens, r_tokens = hyp[0], ref[0]
+    if variant == "rougeL":  # the same bit-parallel LCS as rouge.lcs_length, the reference's masks cached
+        if not h_tokens or not r_tokens:
+            return 0, len(h_tokens), len(r_tokens)
+        get = _lcs_masks(ref).get
+        full = (1 << len(r_tokens)) - 1
+        v = full
+        for tok in h_tokens:
+            u = v & get(tok, 0)
+            v = ((v + u) | (v - u)) & full
+        return len(r_tokens) - v.bit_count(), len(h_tokens), len(r_tokens)
+    n = int(variant[5:])
+    (h_set, h_once), (r_set, r_once) = _ngram_set(hyp, n), _ngram_set(ref, n)
+    shared = h_set & r_set
+    if h_once or r_once:  # every min(count in hyp, count in ref) is 1
+        hits = len(shared)
+    else:
+        h, r = _ngram_counter(hyp, n), _ngram_counter(ref, n)
+        hits = sum(map(min, map(h.__getitem__, shared), map(r.__getitem__, shared)))
+    return hits, max(0, len(h_tokens) - n + 1), max(0, len(r_tokens) - n + 1)
+
+
+def clear_caches() -> None:
+    """Forget every cached tokenization and count (for benchmarks that start cold)."""
+    for fn in (rouge_profile, tokenize_13a_fast, reference_side):
+        fn.cache_clear()
+    for fn in _FAST_TOKENIZERS.values():
+        fn.cache_clear()
+    _REFERENCE_INDEXES.clear()

@@ -71,6 +71,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from itertools import chain
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -790,6 +791,108 @@ def rouge_su(
 
 
 # --------------------------------------------------------------------------------------------------------
+# Several variants at once
+# --------------------------------------------------------------------------------------------------------
+FAST_VARIANTS = re.compile(r"rouge([1-9][0-9]*|L)")
+
+
+def _check_variants(variants: Any) -> tuple[str, ...]:
+    if isinstance(variants, str) or not isinstance(variants, Sequence) or not variants or not all(
+        isinstance(v, str) and FAST_VARIANTS.fullmatch(v) for v in variants
+    ):
+        raise ValueError(f"variants must be a non-empty list of 'rouge<n>' or 'rougeL' names, got {variants!r}")
+    return tuple(variants)
+
+
+def _scores_of_profiles(hyp, refs, variants, beta, aggregation) -> dict[str, RougeScore]:
+    from .fast import rouge_pair_stats
+
+    out = {}
+    for variant in variants:
+        if len(refs) == 1:  # every aggregation of one reference is that reference's score
+            hits, hyp_total, ref_total = rouge_pair_stats(hyp, refs[0], variant)
+            precision = hits / hyp_total if hyp_total > 0 else 0.0
+            recall = hits / ref_total if ref_total > 0 else 0.0
+            stats = RougeStats(hits, hyp_total, ref_total)
+            out[variant] = RougeScore(precision, recall, f_measure(precision, recall, beta), variant, beta, stats, 0)
+        else:
+            per_reference = [RougeStats(*rouge_pair_stats(hyp, r, variant)) for r in refs]
+            out[variant] = combine_references(per_reference, aggregation, beta=beta, variant=variant)
+    return out
+
+
+def rouge_scores(
+    hypothesis: str,
+    references: Sequence[str],
+    variants: Sequence[str] = ("rouge1", "rouge2", "rougeL"),
+    *,
+    stemmer: bool = False,
+    tokenizer: str = "rouge-score",
+    beta: float = 1.0,
+    aggregation: str = "best",
+) -> dict[str, RougeScore]:
+    """Several ROUGE-N / ROUGE-L scores of one pair at once, like rouge-score's ``RougeScorer.score``.
+
+    Equal to calling :func:`rouge_n` / :func:`rouge_l` for each variant (the tests prove it), but each
+    text is tokenized and counted once and cached (see :mod:`evalkit.fast`), which is what makes scoring
+    thousands of pairs fast.
+
+    >>> s = rouge_scores("the cat sat on the mat", ["the cat is on the mat"])
+    >>> {k: round(v.fmeasure, 4) for k, v in s.items()}
+    {'rouge1': 0.8333, 'rouge2': 0.6, 'rougeL': 0.8333}
+    """
+    from .fast import rouge_profile
+
+    _check_options(stemmer, tokenizer, beta, aggregation)
+    hypothesis, references = _check_inputs(hypothesis, references)
+    variants = _check_variants(variants)
+    hyp = rouge_profile(hypothesis, tokenizer, stemmer)
+    refs = [rouge_profile(r, tokenizer, stemmer) for r in references]
+    return _scores_of_profiles(hyp, refs, variants, beta, aggregation)
+
+
+def rouge_scores_many(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    variants: Sequence[str] = ("rouge1", "rouge2", "rougeL"),
+    *,
+    stemmer: bool = False,
+    tokenizer: str = "rouge-score",
+    beta: float = 1.0,
+    aggregation: str = "best",
+) -> list[dict[str, RougeScore]]:
+    """:func:`rouge_scores` for every segment: ``references[i]`` lists the references of ``hypotheses[i]``.
+
+    The checks run once for the whole list, which is all that distinguishes this from a loop.
+
+    >>> [round(s["rouge1"].fmeasure, 4) for s in rouge_scores_many(["a b", "c"], [["a b c"], ["c", "d"]])]
+    [0.8, 1.0]
+    """
+    from .fast import rouge_profile
+
+    _check_options(stemmer, tokenizer, beta, aggregation)
+    variants = _check_variants(variants)
+    check_corpus("hypotheses", hypotheses)
+    check_corpus("references", references)
+    check_same_length(hypotheses=hypotheses, references=references)
+    simple = (  # the common case, checked with C-level loops; anything else is checked segment by segment
+        set(map(type, hypotheses)) == {str}
+        and set(map(type, references)) <= {list, tuple}
+        and 0 not in map(len, references)
+        and set(map(type, chain.from_iterable(references))) == {str}
+    )
+    if not simple:
+        for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
+            _check_inputs(hyp, refs, where=f"[{i}]")
+    out = []
+    for hyp, refs in zip(hypotheses, references):
+        hyp_profile = rouge_profile(hyp, tokenizer, stemmer)
+        ref_profiles = [rouge_profile(r, tokenizer, stemmer) for r in refs]
+        out.append(_scores_of_profiles(hyp_profile, ref_profiles, variants, beta, aggregation))
+    return out
+
+
+# --------------------------------------------------------------------------------------------------------
 # Corpus level
 # --------------------------------------------------------------------------------------------------------
 _VARIANT = re.compile(r"rouge([1-9][0-9]*|L|Lsum|W|S|SU)")
@@ -947,6 +1050,8 @@ __all__ = [
     "rouge_lsum",
     "rouge_n",
     "rouge_s",
+    "rouge_scores",
+    "rouge_scores_many",
     "rouge_su",
     "rouge_w",
     "score_stats",

@@ -1,0 +1,77 @@
+"""rouge.rouge_scores (the fast path in evalkit.fast) equals the readable rouge_n / rouge_l, and rouge-score."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rouge_score import rouge_scorer
+
+from evalkit import fast, rouge
+
+VARIANTS = ("rouge1", "rouge2", "rouge3", "rougeL")
+
+
+def readable(hyp, refs, variant, **kw):
+    if variant == "rougeL":
+        return rouge.rouge_l(hyp, refs, **kw)
+    return rouge.rouge_n(hyp, refs, int(variant[5:]), **kw)
+
+
+def same(a, b):
+    return all(math.isclose(x, y, rel_tol=1e-15, abs_tol=0.0) for x, y in
+               [(a.precision, b.precision), (a.recall, b.recall), (a.fmeasure, b.fmeasure)])
+
+
+@pytest.mark.parametrize("stemmer", [False, True])
+def test_equal_to_readable_on_every_jfleg_test_pair(stemmer, jfleg_test):
+    fast.clear_caches()
+    for src, refs in zip(jfleg_test.sources, jfleg_test.references):
+        for ref in refs:
+            got = rouge.rouge_scores(src, [ref], VARIANTS, stemmer=stemmer)
+            for v in VARIANTS:
+                assert same(got[v], readable(src, [ref], v, stemmer=stemmer)), (src, ref, v)
+
+
+@pytest.mark.parametrize("aggregation", rouge.AGGREGATIONS)
+def test_equal_to_readable_with_four_references(aggregation, jfleg_dev):
+    for src, refs in list(zip(jfleg_dev.sources, jfleg_dev.references))[:200]:
+        got = rouge.rouge_scores(src, refs, VARIANTS, aggregation=aggregation, beta=2.0)
+        for v in VARIANTS:
+            assert same(got[v], readable(src, refs, v, aggregation=aggregation, beta=2.0))
+
+
+def test_equal_to_rouge_score(jfleg_test):
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"])
+    for src, refs in zip(jfleg_test.sources, jfleg_test.references):
+        for ref in refs:
+            ours, theirs = rouge.rouge_scores(src, [ref]), scorer.score(ref, src)  # rouge-score: target first
+            for v in ("rouge1", "rouge2", "rougeL"):
+                assert math.isclose(ours[v].fmeasure, theirs[v].fmeasure, rel_tol=1e-12, abs_tol=1e-15)
+                assert math.isclose(ours[v].recall, theirs[v].recall, rel_tol=1e-12, abs_tol=1e-15)
+
+
+TEXT = st.lists(st.sampled_from("the a cat sat on mat The, dog. x".split()), max_size=15).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(TEXT, st.lists(TEXT, min_size=1, max_size=3))
+def test_equal_to_readable_on_generated_text(hyp, refs):
+    got = rouge.rouge_scores(hyp, refs, VARIANTS)
+    for v in VARIANTS:
+        assert same(got[v], readable(hyp, refs, v))
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="variants"):
+        rouge.rouge_scores("a", ["a"], ["rougeLsum"])
+    with pytest.raises(ValueError, match="variants"):
+        rouge.rouge_scores("a", ["a"], "rouge1")
+    with pytest.raises(TypeError, match="single string"):
+        rouge.rouge_scores("a", "a")
+    with pytest.raises(TypeError, match="None"):
+        rouge.rouge_scores(None, ["a"])
+    with pytest.raises(ValueError, match="aggregation"):
+        rouge.rouge_scores("a", ["a"], aggregation="max")
