@@ -86,14 +86,14 @@ def plot_precisions(results, *, ax=None):
         xs = [p.n + (k - (len(results) - 1) / 2) * width for p in result.precisions]
         heights = [p.matches / p.total if p.total else 0.0 for p in result.precisions]
         bars = ax.bar(xs, heights, width=width * 0.95, label=label or None, color=f"C{k}")
-        ax.bar_label(bars, labels=[f"{p.matches}/{p.total}" for p in result.precisions], fontsize=8)
+        ax.bar_label(bars, labels=[f"{p.matches}/{p.total}" for p in result.precisions], fontsize=7)
     ax.set_xticks(range(1, orders + 1))
     ax.set_xlabel("n-gram order n")
     ax.set_ylabel("clipped precision p_n")
-    ax.set_ylim(0, 1.12)
+    ax.set_ylim(0, 1.3)  # room for the fraction labels and the legend above the bars
     ax.set_title("Clipped n-gram precision per order")
     if len(results) > 1:
-        ax.legend()
+        ax.legend(loc="upper right", fontsize=8)
     return ax
 
 
