@@ -113,7 +113,8 @@ def plot_smoothing(stats, *, methods=None, weights=(0.25, 0.25, 0.25, 0.25), eff
         try:
             score = score_stats(stats, weights=weights, smoothing=m, effective_order=effective_order).score
             heights.append(score)
-            labels.append(f"{score:.4f}")
+            # NLTK's method0 gives tiny non-zero scores such as 7.26e-78: show them, not "0.0000"
+            labels.append(f"{score:.4f}" if score == 0 or score >= 1e-4 else f"{score:.2e}")
         except ValueError:
             if m not in SMOOTHING:
                 raise
@@ -124,8 +125,12 @@ def plot_smoothing(stats, *, methods=None, weights=(0.25, 0.25, 0.25, 0.25), eff
     ax.bar_label(bars, labels=labels, fontsize=8, rotation=90, padding=2)
     ax.set_xticks(range(len(methods)), methods, rotation=45, ha="right")
     ax.set_ylabel("BLEU")
-    ax.set_ylim(0, max([*heights, 0.01]) * 1.3)
+    ax.set_ylim(0, max([*heights, 0.01]) * 1.55)  # room for the rotated labels and the legend
     ax.set_title("The same statistics under each smoothing method")
+    from matplotlib.patches import Patch
+
+    ax.legend(handles=[Patch(color="C0", label="sacreBLEU's"), Patch(color="C1", label="NLTK's (Chen & Cherry 2014)")],
+              loc="upper center", ncol=2, fontsize=8)
     return ax
 
 

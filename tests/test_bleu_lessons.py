@@ -99,6 +99,10 @@ def test_plot_smoothing_bars_equal_score_stats():
     for method, height in zip(SMOOTHING, heights):
         assert math.isclose(height, score_stats(stats, smoothing=method).score, rel_tol=1e-12, abs_tol=1e-300)
     assert [t.get_text() for t in ax.get_xticklabels()] == list(SMOOTHING)
+    labels = dict(zip(SMOOTHING, (t.get_text() for t in ax.texts)))
+    # NLTK's method0 score is tiny but not zero (about 7.26e-78): the label must not round it to 0
+    tiny = score_stats(stats, smoothing="method0").score
+    assert 0 < tiny < 1e-70 and labels["method0"] == f"{tiny:.2e}" and labels["none"] == "0.0000"
 
 
 def test_plot_smoothing_floor_by_hand():
