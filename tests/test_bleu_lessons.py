@@ -199,3 +199,54 @@ def test_importing_bleu_stays_light():
     code = "import evalkit.bleu, sys; print('pandas' in sys.modules, 'matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False False"
+
+
+# --- system_stats: the second, faster way to count many systems (lesson 04) -------------------------------
+def test_system_stats_by_hand():
+    from evalkit.bleu import system_stats
+
+    s = system_stats({"A": ["the cat sat"], "B": ["a cat sat"]}, [["the cat sat down"]])
+    # A: unigrams 3/3, bigrams 2/2, trigram 1/1, no 4-gram; B: "cat", "sat" and "cat sat" match
+    assert (s["A"].matches, s["A"].totals, s["A"].empty) == ((3, 2, 1, 0), (3, 2, 1, 0), (0, 0, 0, 1))
+    assert (s["B"].matches, s["B"].totals) == ((2, 1, 0, 0), (3, 2, 1, 0))
+    assert s["A"].closest_ref_len == 4 and s["A"].hyp_len == 3
+
+
+@pytest.mark.parametrize("tokenize", ["none", "13a", "intl", "char"])
+def test_system_stats_equals_corpus_stats_on_wmt17(wmt17, tokenize):
+    from evalkit.bleu import corpus_stats, system_stats
+
+    reference, systems = wmt17
+    # 400 segments of three systems keep this quick; the counts must be identical, not just close
+    chosen = {name: systems[name][:400] for name in ("uedin-nmt", "online-F", "C-3MA")}
+    refs = [[r] for r in reference[:400]]
+    fast = system_stats(chosen, refs, tokenize=tokenize)
+    for name, outputs in chosen.items():
+        assert fast[name] == corpus_stats(outputs, refs, tokenize=tokenize)
+
+
+def test_system_stats_equals_corpus_stats_multi_reference(jfleg_dev):
+    from evalkit.bleu import corpus_stats, system_stats
+
+    refs = jfleg_dev.references
+    chosen = {"source": jfleg_dev.sources, "reference 0": jfleg_dev.reference_sets[0]}
+    fast = system_stats(chosen, refs, max_order=5, lowercase=True)
+    for name, outputs in chosen.items():
+        assert fast[name] == corpus_stats(outputs, refs, max_order=5, lowercase=True)
+
+
+def test_system_stats_bad_input():
+    from evalkit.bleu import system_stats
+
+    with pytest.raises(TypeError, match="dict"):
+        system_stats([["a b"]], [["a b"]])
+    with pytest.raises(ValueError, match="empty"):
+        system_stats({}, [["a b"]])
+    with pytest.raises(ValueError, match="lengths differ"):
+        system_stats({"A": ["a b", "c d"]}, [["a b"]])
+    with pytest.raises(TypeError, match="single string"):
+        system_stats({"A": ["a b"]}, ["a b"])
+    with pytest.raises(TypeError, match=r"systems\['A'\]\[0\]"):
+        system_stats({"A": [None]}, [["a b"]])
+    with pytest.raises(ValueError, match="unknown tokenizer"):
+        system_stats({"A": ["a b"]}, [["a b"]], tokenize="moses")
