@@ -13,7 +13,9 @@ A tokenizer is a plain function ``str -> list[str]``.  The names and behaviour f
 - ``"char"``: every non-space character is a token.
 
     >>> tokenize("It's 3.5% in the U.S.", "13a")
-    ['It', "'", 's', '3.5', '%', 'in', 'the', 'U.S', '.']
+    ["It's", '3.5', '%', 'in', 'the', 'U', '.', 'S', '.']
+    >>> tokenize("It's 3.5% in the U.S.", "intl")
+    ['It', "'", 's', '3.5', '%', 'in', 'the', 'U', '.', 'S', '.']
 """
 
 from __future__ import annotations

@@ -250,3 +250,19 @@ def test_system_stats_bad_input():
         system_stats({"A": [None]}, [["a b"]])
     with pytest.raises(ValueError, match="unknown tokenizer"):
         system_stats({"A": ["a b"]}, [["a b"]], tokenize="moses")
+
+
+# --- the tokenizer module's documented example (lesson 04 relies on it) -----------------------------------
+def test_tokenize_docstring_examples_match_sacrebleu():
+    import doctest
+
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+    from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+
+    import evalkit.tokenize as module
+
+    # the module's examples run as written (the 13a example once claimed the apostrophe was split off)
+    assert doctest.testmod(module).failed == 0
+    text = "It's 3.5% in the U.S."
+    assert module.tokenize(text, "13a") == Tokenizer13a()(text).split()
+    assert module.tokenize(text, "intl") == TokenizerV14International()(text).split()
