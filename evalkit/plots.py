@@ -180,7 +180,7 @@ def plot_system_scores(scores, *, ax=None):
     ax.invert_yaxis()
     ax.set_xlabel("score")
     ax.set_title("Scores of the systems under each setting")
-    ax.legend(loc="lower right")
+    ax.legend(loc="best")
     return ax
 
 
