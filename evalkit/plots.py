@@ -180,7 +180,7 @@ def plot_system_scores(scores, *, ax=None):
     ax.invert_yaxis()
     ax.set_xlabel("score")
     ax.set_title("Scores of the systems under each setting")
-    ax.legend(loc="best")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))  # outside the axes: it hides no point
     return ax
 
 
