@@ -11,6 +11,8 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 from evalkit import plots, tables  # noqa: E402
 from evalkit.bleu import SMOOTHING, brevity_penalty, score_stats, sentence_bleu, sentence_stats  # noqa: E402
@@ -266,3 +268,19 @@ def test_tokenize_docstring_examples_match_sacrebleu():
     text = "It's 3.5% in the U.S."
     assert module.tokenize(text, "13a") == Tokenizer13a()(text).split()
     assert module.tokenize(text, "intl") == TokenizerV14International()(text).split()
+
+
+# A small vocabulary makes matches (and repeated n-grams, which clipping must handle) likely.
+_sentence = st.lists(st.sampled_from(["a", "b", "c", "the", "cat"]), min_size=0, max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), segments=st.integers(min_value=1, max_value=4), systems=st.integers(min_value=1, max_value=3))
+def test_system_stats_equals_corpus_stats_property(data, segments, systems):
+    from evalkit.bleu import corpus_stats, system_stats
+
+    refs = [data.draw(st.lists(_sentence, min_size=1, max_size=3)) for _ in range(segments)]
+    outputs = {f"S{k}": [data.draw(_sentence) for _ in range(segments)] for k in range(systems)}
+    fast = system_stats(outputs, refs, max_order=5)
+    for name, hyps in outputs.items():
+        assert fast[name] == corpus_stats(hyps, refs, max_order=5)
