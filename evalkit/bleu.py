@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import chain
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -258,6 +258,36 @@ def corpus_stats(
     adds up :func:`segment_stats`, the readable way.  Both give the same statistics.
     """
     return _corpus_stats_and_last(hypotheses, references, max_order, tokenize, lowercase, fast)[0]
+
+
+def system_stats(
+    systems: Mapping[str, Sequence[str | Sequence[str]]],
+    references: Sequence[Sequence[str | Sequence[str]]],
+    *,
+    max_order: int = 4,
+    tokenize: str = "none",
+    lowercase: bool = False,
+) -> dict[str, BLEUStats]:
+    """The corpus statistics of several systems scored against the same references, by system name.
+
+    ``corpus_stats(outputs, references, ...)`` for each system; the reference n-grams are counted once,
+    for the first system, and reused for the others (:mod:`evalkit.fast` caches them).
+
+        >>> s = system_stats({"A": ["the cat sat"], "B": ["a cat sat"]}, [["the cat sat down"]])
+        >>> s["A"].matches, s["B"].matches
+        ((3, 2, 1, 0), (2, 1, 0, 0))
+    """
+    if not isinstance(systems, Mapping):
+        raise TypeError(f"systems must be a dict of system name -> list of outputs, got {type(systems).__name__}")
+    if not systems:
+        raise ValueError("systems is empty; give at least one system's outputs")
+    out = {}
+    for name, hypotheses in systems.items():
+        try:  # corpus_stats keeps the reference counts of the last corpora it saw: they are counted once
+            out[name] = corpus_stats(hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"systems[{name!r}]: {exc}") from exc
+    return out
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -593,6 +623,7 @@ __all__ = [
     "sentence_bleu",
     "sentence_stats",
     "stats_from_tokens",
+    "system_stats",
 ]
 
 _ = Tokens  # re-exported type alias for readers of this module

@@ -19,6 +19,169 @@ def new_axes(figsize=FIGSIZE, **subplot_kw):
 
 
 # ======================================== BLEU ========================================
+def bleu_bp_curve(max_ratio: float = 2.0, points: int = 401):
+    """(ratios c/r, brevity penalties) sampled on [0, max_ratio]: the curve :func:`plot_brevity_penalty` draws.
+
+    BP depends on c and r only through c/r, so the curve is computed with r = 1.
+    """
+    from .bleu import brevity_penalty
+
+    if not (isinstance(max_ratio, (int, float)) and max_ratio > 0):
+        raise ValueError(f"max_ratio must be a positive number, got {max_ratio!r}")
+    if isinstance(points, bool) or not isinstance(points, int) or points < 2:
+        raise ValueError(f"points must be an int of at least 2, got {points!r}")
+    ratios = [max_ratio * i / (points - 1) for i in range(points)]
+    return ratios, [brevity_penalty(x, 1.0) for x in ratios]
+
+
+def plot_brevity_penalty(marks=None, *, max_ratio: float = 2.0, ax=None):
+    """The brevity penalty against the length ratio c/r, with optional marked (c, r) pairs.
+
+    ``marks`` maps a label to a (hypothesis length c, reference length r) pair; each is drawn as a point
+    at (c/r, BP(c, r)).  The curve is the line labelled ``"BP"``.
+    """
+    from .bleu import brevity_penalty
+
+    ax = ax if ax is not None else new_axes()
+    ratios, bps = bleu_bp_curve(max_ratio)
+    ax.plot(ratios, bps, color="C0", label="BP")
+    ax.axvline(1.0, color="grey", linestyle=":", linewidth=1)
+    for i, (label, (c, r)) in enumerate((marks or {}).items()):
+        if r <= 0:
+            raise ValueError(f"mark {label!r}: the reference length must be positive, got {r!r}")
+        ax.plot([c / r], [brevity_penalty(c, r)], "o", color=f"C{i + 1}", label=label)
+    ax.set_xlim(0, max_ratio)
+    ax.set_ylim(-0.02, 1.05)
+    ax.set_xlabel("length ratio c / r (hypothesis / reference)")
+    ax.set_ylabel("brevity penalty")
+    ax.set_title("BP = exp(1 - r/c) when c ≤ r, else 1")
+    ax.legend(loc="lower right")
+    return ax
+
+
+def _as_labelled_results(results):
+    from .bleu import BLEUResult
+
+    if isinstance(results, BLEUResult):
+        return {"": results}
+    if not isinstance(results, dict) or not results:
+        raise TypeError("results must be a BLEUResult or a non-empty dict of label -> BLEUResult")
+    for label, r in results.items():
+        if not isinstance(r, BLEUResult):
+            raise TypeError(f"results[{label!r}] is a {type(r).__name__}; expected a BLEUResult")
+    return results
+
+
+def plot_precisions(results, *, ax=None):
+    """Bars of the clipped precision matches/total per n-gram order (0 where there are no n-grams).
+
+    ``results`` is one :class:`~evalkit.bleu.BLEUResult` or a dict label -> result, drawn as grouped bars
+    (one bar container per label, in order).  Each bar is annotated with its fraction.
+    """
+    results = _as_labelled_results(results)
+    ax = ax if ax is not None else new_axes()
+    width = 0.8 / len(results)
+    orders = max(len(r.precisions) for r in results.values())
+    for k, (label, result) in enumerate(results.items()):
+        xs = [p.n + (k - (len(results) - 1) / 2) * width for p in result.precisions]
+        heights = [p.matches / p.total if p.total else 0.0 for p in result.precisions]
+        bars = ax.bar(xs, heights, width=width * 0.95, label=label or None, color=f"C{k}")
+        ax.bar_label(bars, labels=[f"{p.matches}/{p.total}" for p in result.precisions], fontsize=7)
+    ax.set_xticks(range(1, orders + 1))
+    ax.set_xlabel("n-gram order n")
+    ax.set_ylabel("clipped precision p_n")
+    ax.set_ylim(0, 1.3)  # room for the fraction labels and the legend above the bars
+    ax.set_title("Clipped n-gram precision per order")
+    if len(results) > 1:
+        ax.legend(loc="upper right", fontsize=8)
+    return ax
+
+
+def plot_smoothing(stats, *, methods=None, weights=(0.25, 0.25, 0.25, 0.25), effective_order=False, ax=None):
+    """One bar per smoothing method: the BLEU score of the same statistics under each method.
+
+    Bars are drawn in the order of ``methods`` (default: every name in ``evalkit.bleu.SMOOTHING``);
+    sacreBLEU's family is blue, NLTK's orange.  A method that refuses these statistics (``method6`` needs
+    a non-zero 3-gram precision) gets a zero-height bar labelled "refused".
+    """
+    from .bleu import NLTK_SMOOTHING, SMOOTHING, score_stats
+
+    methods = list(SMOOTHING if methods is None else methods)
+    ax = ax if ax is not None else new_axes()
+    heights, labels = [], []
+    for m in methods:
+        try:
+            score = score_stats(stats, weights=weights, smoothing=m, effective_order=effective_order).score
+            heights.append(score)
+            # NLTK's method0 gives tiny non-zero scores such as 7.26e-78: show them, not "0.0000"
+            labels.append(f"{score:.4f}" if score == 0 or score >= 1e-4 else f"{score:.2e}")
+        except ValueError:
+            if m not in SMOOTHING:
+                raise
+            heights.append(0.0)
+            labels.append("refused")
+    colors = ["C1" if m in NLTK_SMOOTHING else "C0" for m in methods]
+    bars = ax.bar(range(len(methods)), heights, color=colors)
+    ax.bar_label(bars, labels=labels, fontsize=8, rotation=90, padding=2)
+    ax.set_xticks(range(len(methods)), methods, rotation=45, ha="right")
+    ax.set_ylabel("BLEU")
+    ax.set_ylim(0, max([*heights, 0.01]) * 1.55)  # room for the rotated labels and the legend
+    ax.set_title("The same statistics under each smoothing method")
+    from matplotlib.patches import Patch
+
+    ax.legend(handles=[Patch(color="C0", label="sacreBLEU's"), Patch(color="C1", label="NLTK's (Chen & Cherry 2014)")],
+              loc="upper center", ncol=2, fontsize=8)
+    return ax
+
+
+def plot_rank_changes(scores, *, ax=None):
+    """A bump chart: for each setting (x axis, e.g. the tokenizer) the rank of every system (1 at the top).
+
+    ``scores`` maps setting -> {system: score}.  One line per system, labelled with its name, whose
+    y-values are its ranks (see :func:`bleu_ranks`); a line that crosses another is a ranking change.
+    """
+    from .tables import bleu_ranks, _check_system_scores
+
+    systems = _check_system_scores(scores)
+    settings = list(scores)
+    ranks = {s: bleu_ranks(scores[s]) for s in settings}
+    ax = ax if ax is not None else new_axes(figsize=(7.0, 6.0))
+    first = ranks[settings[0]]
+    for k, name in enumerate(sorted(systems, key=lambda n: first[n])):
+        ys = [ranks[s][name] for s in settings]
+        style = "o-" if k < 10 else "s--"  # 16 systems, 10 colours: the second ten are dashed squares
+        ax.plot(range(len(settings)), ys, style, label=name, color=f"C{k % 10}")
+        ax.annotate(name, (len(settings) - 1, ys[-1]), xytext=(6, 0), textcoords="offset points",
+                    va="center", fontsize=8)
+    ax.set_xticks(range(len(settings)), settings)
+    ax.set_xlim(-0.3, len(settings) - 1 + 1.2)
+    ax.set_yticks(range(1, len(systems) + 1))
+    ax.invert_yaxis()
+    ax.set_ylabel("rank (1 = highest BLEU)")
+    ax.set_title("Ranking of the systems under each setting")
+    return ax
+
+
+def plot_system_scores(scores, *, ax=None):
+    """A dot plot: one row per system (sorted by the first setting's score), one marker per setting.
+
+    ``scores`` maps setting -> {system: score}; each setting is one line (markers only) labelled with the
+    setting, whose x-values are the scores and y-values the row positions 0, 1, ... from the top.
+    """
+    from .tables import _check_system_scores
+
+    systems = _check_system_scores(scores)
+    settings = list(scores)
+    order = sorted(systems, key=lambda n: -scores[settings[0]][n])
+    ax = ax if ax is not None else new_axes(figsize=(7.0, 6.0))
+    for k, setting in enumerate(settings):
+        ax.plot([scores[setting][n] for n in order], range(len(order)), "o", label=setting, color=f"C{k}")
+    ax.set_yticks(range(len(order)), order)
+    ax.invert_yaxis()
+    ax.set_xlabel("score")
+    ax.set_title("Scores of the systems under each setting")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))  # outside the axes: it hides no point
+    return ax
 
 
 # ======================================== end BLEU ====================================

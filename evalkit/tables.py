@@ -60,6 +60,69 @@ def bleu_order_table(result):
     return df
 
 
+def bleu_smoothing_table(stats, *, methods=None, weights=(0.25, 0.25, 0.25, 0.25), effective_order=False):
+    """One row per smoothing method: the precision p_n each method puts into the geometric mean, and the
+    score.  Re-scores the same :class:`~evalkit.bleu.BLEUStats` (no recounting).  A method that refuses
+    these statistics (``method6`` needs a non-zero 3-gram precision) gets NaN everywhere."""
+    import math
+
+    from .bleu import SMOOTHING, score_stats
+
+    methods = list(SMOOTHING if methods is None else methods)
+    order = len(weights)
+    rows = []
+    for m in methods:
+        try:
+            result = score_stats(stats, weights=weights, smoothing=m, effective_order=effective_order)
+        except ValueError:
+            if m not in SMOOTHING:
+                raise
+            rows.append({"smoothing": m, **{f"p{n}": math.nan for n in range(1, order + 1)}, "BLEU": math.nan})
+            continue
+        values = {f"p{p.n}": (math.nan if p.value is None else p.value) for p in result.precisions}
+        rows.append({"smoothing": m, **values, "BLEU": result.score})
+    return _pd().DataFrame(rows).set_index("smoothing")
+
+
+def _check_system_scores(scores):
+    """Check a dict setting -> {system: score} (every setting scoring the same systems); the system names."""
+    if not isinstance(scores, dict) or not scores:
+        raise TypeError("scores must be a non-empty dict: setting (e.g. tokenizer) -> {system: score}")
+    systems = None
+    for setting, by_system in scores.items():
+        if not isinstance(by_system, dict) or not by_system:
+            raise TypeError(f"scores[{setting!r}] must be a non-empty dict of system -> score")
+        if systems is None:
+            systems = list(by_system)
+        elif set(by_system) != set(systems):
+            raise ValueError(f"scores[{setting!r}] does not score the same systems as the first setting")
+    return systems
+
+
+def bleu_ranks(by_system):
+    """Rank of each system by score, 1 = best; equal scores share the better rank."""
+    ordered = sorted(by_system.values(), reverse=True)
+    return {name: 1 + sum(1 for s in ordered if s > score) for name, score in by_system.items()}
+
+
+def bleu_system_table(scores):
+    """Systems (rows) by setting (columns, e.g. tokenizers): the score and the rank (1 = best) under each.
+
+    ``scores`` maps setting -> {system: score}.  Rows are sorted by the first setting's score.
+    """
+    systems = _check_system_scores(scores)
+    settings = list(scores)
+    first = settings[0]
+    ranks = {s: bleu_ranks(scores[s]) for s in settings}
+    rows = []
+    for name in sorted(systems, key=lambda n: -scores[first][n]):
+        row = {"system": name}
+        row.update({s: scores[s][name] for s in settings})
+        row.update({f"rank {s}": ranks[s][name] for s in settings})
+        rows.append(row)
+    return _pd().DataFrame(rows).set_index("system")
+
+
 # ======================================== end BLEU ====================================
 
 

@@ -14,6 +14,8 @@ A tokenizer is a plain function ``str -> list[str]``.  The names and behaviour f
 
     >>> tokenize("It's 3.5% in the U.S.", "13a")
     ["It's", '3.5', '%', 'in', 'the', 'U', '.', 'S', '.']
+    >>> tokenize("It's 3.5% in the U.S.", "intl")
+    ['It', "'", 's', '3.5', '%', 'in', 'the', 'U', '.', 'S', '.']
 """
 
 from __future__ import annotations
