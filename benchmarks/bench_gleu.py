@@ -9,6 +9,9 @@ interpreter start-up are left out.
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 from bench import Row, median_time
 
@@ -36,11 +39,34 @@ def _gleu_package_corpus(hypotheses, reference_sets, sources, iterations=500, us
     return float(np.mean([corpus_main.drn_accum_to_gleu(drn_accum, d, dr_rlen, d_hlen) for d in id_rindex]))
 
 
+def _whole_process_row() -> Row:
+    """The issue's target: a whole process each (start-up, imports, reading the files, 500 iterations)."""
+    folder = data.data_dir() / "jfleg"
+    files = ["-s", "test.src", "-r", "test.ref0", "test.ref1", "test.ref2", "test.ref3", "-o", "test.src"]
+    ours_cmd = [sys.executable, "-m", "evalkit.gleu", *files, "-d", "6"]
+    theirs_cmd = [str(Path(sys.executable).parent / "gleu"), *files, "-f", "-d", "6"]
+
+    def run_cmd(cmd):
+        out = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, check=True).stdout
+        return float(out.split("\t")[1])
+
+    ours, theirs = run_cmd(ours_cmd), run_cmd(theirs_cmd)
+    assert math.isclose(ours, theirs, abs_tol=1e-6), (ours, theirs)  # both print six decimals of GLEU x 100
+    return Row(
+        task="corpus GLEU as a whole process: JFLEG test, 4 refs, 500 iterations",
+        evalkit_s=median_time(lambda: run_cmd(ours_cmd)),
+        peer="gleu 1.1.0 command (gleu -f)",
+        peer_s=median_time(lambda: run_cmd(theirs_cmd)),
+        target=5.0,
+        note=f"python -m evalkit.gleu; both print {ours:.4f}",
+    )
+
+
 def run() -> list[Row]:
     from nltk.translate import gleu_score
 
     jf = data.jfleg("test")
-    rows = []
+    rows = [_whole_process_row()]
 
     ours = g.corpus_gleu(jf.sources, jf.references, jf.sources).score
     theirs = _gleu_package_corpus(jf.sources, jf.reference_sets, jf.sources)

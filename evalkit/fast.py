@@ -414,3 +414,85 @@ def clear_caches() -> None:
     for fn in _FAST_TOKENIZERS.values():
         fn.cache_clear()
     _REFERENCE_INDEXES.clear()
+
+
+# --------------------------------------------------------------------------------------------------------
+# GEC GLEU: counting with set operations, and summing 500 corpus draws as big integers
+# --------------------------------------------------------------------------------------------------------
+try:  # the C loop behind Counter.update, without Counter's Python-level bookkeeping around it
+    from _collections import _count_elements
+except ImportError:  # pragma: no cover - other Python implementations
+
+    def _count_elements(mapping, iterable):
+        for item in iterable:
+            mapping[item] = mapping.get(item, 0) + 1
+
+
+def _counts_and_once(tokens: Sequence[str], max_order: int) -> list[tuple[dict, bool]]:
+    """Per order: the n-gram counts (n-grams as tuples, as evalkit.ngrams makes them, in a plain dict) and
+    whether every n-gram occurs once."""
+    out = []
+    for n in range(1, max_order + 1):
+        counts: dict = {}
+        _count_elements(counts, zip(*[tokens[i:] for i in range(n)]))
+        out.append((counts, len(counts) == max(0, len(tokens) - n + 1)))
+    return out
+
+
+def gleu_sentence_counts(hyp, refs, src, max_order: int) -> list[list[tuple[int, int, int]]]:
+    """For each reference, per order: (matches, penalty, hypothesis n-grams) under the official code's
+    formula, as gleu.count_order computes them, with the loops in C.
+
+    An n-gram is penalized min(source, hypothesis) times when the hypothesis kept it from the source and
+    the reference does not have it: the set (hyp & src) - ref.  Where every count on one side is 1, the
+    sum of minima is simply the size of the set.
+    """
+    hyp_counts = _counts_and_once(hyp, max_order)
+    src_counts = hyp_counts if src == hyp else _counts_and_once(src, max_order)  # a copied source: count once
+    kept_from_source = [h.keys() & s.keys() for (h, _), (s, _) in zip(hyp_counts, src_counts)]
+    totals = [max(0, len(hyp) - n) for n in range(max_order)]
+    out = []
+    for ref in refs:
+        per_order = []
+        for (h, h_once), (r, r_once), (s, s_once), kept, total in zip(
+            hyp_counts, _counts_and_once(ref, max_order), src_counts, kept_from_source, totals
+        ):
+            shared = h.keys() & r.keys()
+            if h_once or r_once:
+                matches = len(shared)
+            else:
+                matches = sum(map(min, map(h.__getitem__, shared), map(r.__getitem__, shared)))
+            penalized = kept - shared
+            if h_once or s_once:
+                penalty = len(penalized)
+            else:
+                penalty = sum(map(min, map(h.__getitem__, penalized), map(s.__getitem__, penalized)))
+            per_order.append((matches, penalty, total))
+        out.append(per_order)
+    return out
+
+
+class PackedRows:
+    """Rows of non-negative integers, each packed into one Python int, so that the sum of any choice of
+    rows is a single C-level ``sum`` of big integers, unpacked afterwards.
+
+    Field j of a row occupies bits [j * width, (j + 1) * width); ``width`` is chosen so that no column sum
+    can overflow into the next field, which keeps the result exact.
+    """
+
+    def __init__(self, rows_per_item: Sequence[Sequence[Sequence[int]]]):
+        columns = len(rows_per_item[0][0])
+        # the largest possible column sum: every item contributing its largest value of that column
+        bound = max(sum(max(row[j] for row in rows) for rows in rows_per_item) for j in range(columns))
+        self.width = max(1, bound.bit_length())
+        self.columns = columns
+        shifts = [j * self.width for j in range(columns)]
+        self.packed = [tuple(sum(v << s for v, s in zip(row, shifts)) for row in rows) for rows in rows_per_item]
+
+    def sum_choice(self, picks: Sequence[int]) -> list[int]:
+        """Column sums when item i contributes its row ``picks[i]``."""
+        from operator import getitem
+
+        total = sum(map(getitem, self.packed, picks))
+        mask = (1 << self.width) - 1
+        return [(total >> (j * self.width)) & mask for j in range(self.columns)]

@@ -188,12 +188,35 @@ def test_seed_option_draws_other_references_reproducibly(jfleg_dev):
 
 
 def test_fast_sum_equals_the_readable_sum(jfleg_test):
+    from evalkit.fast import PackedRows
+
     jf = jfleg_test
     per_sentence = g.segment_stats(mixed(jf, 3), jf.references, jf.sources)
-    flat = [[g._flat(s) for s in refs] for refs in per_sentence]
+    packed = PackedRows([[g._flat(s) for s in refs] for refs in per_sentence])
     for j in range(10):
         picks = g.script_reference_indices(j, [4] * len(per_sentence))
-        assert g._sum_selected_fast(flat, picks, per_sentence[0][0]) == g.sum_selected(per_sentence, picks)
+        assert g._unflat(packed.sum_choice(picks), per_sentence[0][0]) == g.sum_selected(per_sentence, picks)
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_fast_counting_equals_the_readable_counting(split, jfleg_dev, jfleg_test):
+    jf = jfleg_dev if split == "dev" else jfleg_test
+    for hyps in [jf.sources, jf.reference_sets[1], mixed(jf, 2)]:
+        for order in (1, 4, 6):
+            fast = g.segment_stats(hyps, jf.references, jf.sources, max_order=order)
+            slow = g.segment_stats(hyps, jf.references, jf.sources, max_order=order, fast=False)
+            assert fast == slow
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.sampled_from("a b c the"), max_size=8),
+    st.lists(st.lists(st.sampled_from("a b c the"), max_size=8), min_size=1, max_size=3),
+    st.lists(st.sampled_from("a b c the"), max_size=8),
+)
+def test_fast_counting_equals_readable_on_generated_sentences(hyp, refs, src):
+    fast = g.segment_stats([hyp], [refs], [src], max_order=3)
+    assert fast == g.segment_stats([hyp], [refs], [src], max_order=3, fast=False)
 
 
 def test_spread_is_the_scripts_population_std_and_normal_interval():
