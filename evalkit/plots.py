@@ -137,7 +137,7 @@ def simplex_heatmap(points, ax=None, *, title: str = "", cmap: str = "viridis", 
     ax.plot([1 / 2], [math.sqrt(3) / 6], marker="+", color="white", markersize=10)  # uniform BLEU-3
     ax.set_aspect("equal")
     ax.set_axis_off()
-    ax.set_title(title)
+    ax.set_title(title, pad=20)
     return ax
 
 
@@ -150,16 +150,17 @@ def rank_paths(ranks, n_points: int | None = None, ax=None, *, tick_positions=()
         raise ValueError("ranks is empty; compute them with evalkit.widgets.rankings")
     ax = ax or new_axes(figsize=(8.0, 6.0))
     steps = n_points or len(next(iter(ranks.values())))
+    margin = max(1.0, 0.3 * steps)  # room for the system names at both ends
     for i, (name, rs) in enumerate(sorted(ranks.items(), key=lambda kv: kv[1][-1])):
         line = ax.plot(range(steps), rs, marker="o", markersize=3, linewidth=1.5, color=f"C{i % 10}",
                        linestyle="-" if i < 10 else "--")[0]
-        ax.text(steps - 1 + 0.3, rs[-1], name, va="center", fontsize=8, color=line.get_color())
-        ax.text(-0.3, rs[0], name, va="center", ha="right", fontsize=8, color=line.get_color())
+        ax.text(steps - 1 + margin / 10, rs[-1], name, va="center", fontsize=8, color=line.get_color())
+        ax.text(-margin / 10, rs[0], name, va="center", ha="right", fontsize=8, color=line.get_color())
     ax.set_ylim(len(ranks) + 0.5, 0.5)
     ax.set_yticks(range(1, len(ranks) + 1))
     ax.set_ylabel("rank (1 = highest BLEU)")
     ax.set_xticks(list(tick_positions), list(tick_labels))
-    ax.set_xlim(-0.5, steps - 0.5)
+    ax.set_xlim(-margin, steps - 1 + margin)
     ax.set_title(title)
     return ax
 
