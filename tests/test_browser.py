@@ -252,10 +252,24 @@ def test_moving_a_weight_slider_updates_bleu_in_jupyterlab(jupyter_lab, chromium
 
             # Move w4 with the keyboard: focus the slider handle, press the left arrow five times (step 0.05).
             handle = explorer.locator(".evalkit-weight-4 .noUi-handle")
-            handle.focus()
-            for _ in range(5):
-                handle.press("ArrowLeft")
             w4 = explorer.locator(".evalkit-weight-4 .widget-readout")
+            handle.focus()
+            for _ in range(4):
+                handle.press("ArrowLeft")
+            expect(w4).to_have_text("0.05", timeout=30_000)
+            expect(score).to_have_text(expected_score_text((0.25, 0.25, 0.25, 0.05)), timeout=30_000)
+            # The last press is timed in the page: from the keydown to the new text in the score widget.
+            score.evaluate(
+                """el => {
+                    window.evalkitLatency = null;
+                    let t0 = null;
+                    document.addEventListener('keydown', () => { t0 = performance.now(); }, {capture: true, once: true});
+                    new MutationObserver((_, obs) => {
+                        if (t0 !== null) { window.evalkitLatency = performance.now() - t0; obs.disconnect(); }
+                    }).observe(el, {subtree: true, childList: true, characterData: true});
+                }"""
+            )
+            handle.press("ArrowLeft")
             expect(w4).to_have_text("0.00", timeout=30_000)
 
             weights_after = [
@@ -265,6 +279,8 @@ def test_moving_a_weight_slider_updates_bleu_in_jupyterlab(jupyter_lab, chromium
             assert expected != "BLEU = 0.0000"  # the figure must change: (1/3, 1/3, 1/3, 0) gives 0.2189
             expect(score).to_have_text(expected, timeout=30_000)
             expect(explorer).to_contain_text("(0.3333, 0.3333, 0.3333, 0.0000)")
+            latency_ms = page.evaluate("window.evalkitLatency")
+            print(f"in the browser, key press to new BLEU on the page: {latency_ms:.0f} ms")
         except BaseException:
             ARTIFACTS.mkdir(exist_ok=True)
             shot = ARTIFACTS / f"browser-failure-{time.strftime('%Y%m%d-%H%M%S')}.png"
