@@ -209,6 +209,15 @@ def expected_score_text(weights) -> str:
     return f"BLEU = {result.score:.4f}"
 
 
+def slider_value(explorer, n: int) -> float:
+    """The value that the n-gram weight slider's readout shows (waiting until it shows a number)."""
+    from playwright.sync_api import expect
+
+    readout = explorer.locator(f".evalkit-weight-{n} .widget-readout")
+    expect(readout).to_have_text(re.compile(r"^\s*\d+\.\d+\s*$"), timeout=30_000)
+    return float(readout.text_content())
+
+
 def test_moving_a_weight_slider_updates_bleu_in_jupyterlab(jupyter_lab, chromium):
     from playwright.sync_api import expect, sync_playwright
 
@@ -245,9 +254,7 @@ def test_moving_a_weight_slider_updates_bleu_in_jupyterlab(jupyter_lab, chromium
             score = explorer.locator(".evalkit-bleu-score")
             explorer.scroll_into_view_if_needed()
             expect(score).to_have_text("BLEU = 0.0000", timeout=30_000)  # BLEU-4: p4 = 0/10
-            weights_before = [
-                float(explorer.locator(f".evalkit-weight-{n} .widget-readout").inner_text()) for n in range(1, 5)
-            ]
+            weights_before = [slider_value(explorer, n) for n in range(1, 5)]
             assert all(math.isclose(w, 0.25) for w in weights_before), weights_before
 
             # Move w4 with the keyboard: focus the slider handle, press the left arrow five times (step 0.05).
@@ -272,9 +279,7 @@ def test_moving_a_weight_slider_updates_bleu_in_jupyterlab(jupyter_lab, chromium
             handle.press("ArrowLeft")
             expect(w4).to_have_text("0.00", timeout=30_000)
 
-            weights_after = [
-                float(explorer.locator(f".evalkit-weight-{n} .widget-readout").inner_text()) for n in range(1, 5)
-            ]
+            weights_after = [slider_value(explorer, n) for n in range(1, 5)]
             expected = expected_score_text(weights_after)
             assert expected != "BLEU = 0.0000"  # the figure must change: (1/3, 1/3, 1/3, 0) gives 0.2189
             expect(score).to_have_text(expected, timeout=30_000)
