@@ -114,7 +114,11 @@ def weights_table_html(view) -> str:
         f"<td>{_cell(r.weight)}</td><td>{_cell(r.weighted_log)}</td></tr>"
         for r in view.rows
     )
-    return f'<table class="evalkit-weights-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    style = (
+        "<style>.evalkit-weights-table th, .evalkit-weights-table td {padding: 2px 10px; text-align: right}"
+        ".evalkit-weights-table {margin-right: 24px; border-collapse: collapse}</style>"
+    )
+    return f'{style}<table class="evalkit-weights-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
 

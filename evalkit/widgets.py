@@ -362,7 +362,12 @@ class WeightsExplorer:
         self._corpus = corpus
         if corpus is None:
             check_text(hypothesis, "hypothesis")
-            refs = [r for r in check_references(list(references))]
+            if not isinstance(hypothesis, str):
+                raise TypeError("hypothesis must be a str (the explorer shows it in a text box)")
+            refs = list(check_references(references))
+            for j, ref in enumerate(refs):
+                if not isinstance(ref, str):
+                    raise TypeError(f"references[{j}] must be a str (the explorer shows one reference per line)")
         else:
             refs = []
         self._holding = False
@@ -372,13 +377,13 @@ class WeightsExplorer:
         self.error: str | None = None
         self.last_update_s: float | None = None
 
-        slider_style = {"description_width": "60px"}
+        slider_style = {"description_width": "90px"}
         padded = list(raw) + [0.0] * (COUNT_ORDER - len(raw))
         self.sliders = [
             w.FloatSlider(
                 value=padded[n - 1], min=0.0, max=1.0, step=0.05, description=f"w{n} ({n}-gram)",
                 continuous_update=True, readout_format=".2f", style=slider_style,
-                layout=w.Layout(width="380px"),
+                layout=w.Layout(width="420px"),
             )
             for n in MAX_ORDERS
         ]

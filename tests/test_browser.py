@@ -284,6 +284,8 @@ def test_moving_a_weight_slider_updates_bleu_in_jupyterlab(jupyter_lab, chromium
             assert expected != "BLEU = 0.0000"  # the figure must change: (1/3, 1/3, 1/3, 0) gives 0.2189
             expect(score).to_have_text(expected, timeout=30_000)
             expect(explorer).to_contain_text("(0.3333, 0.3333, 0.3333, 0.0000)")
+            ARTIFACTS.mkdir(exist_ok=True)
+            explorer.screenshot(path=str(ARTIFACTS / "notebook07-explorer.png"))  # for a reviewer's eyes
             latency_ms = page.evaluate("window.evalkitLatency")
             print(f"in the browser, key press to new BLEU on the page: {latency_ms:.0f} ms")
         except BaseException:

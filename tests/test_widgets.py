@@ -323,6 +323,9 @@ def test_explorer_shows_errors_instead_of_crashing():
         (dict(ref_length="nope"), ValueError, "ref_length"),
         (dict(hypothesis=None), TypeError, "hypothesis is None"),
         (dict(references=[]), ValueError, "empty"),
+        (dict(references="a bare string"), TypeError, "single string"),
+        (dict(references=[["tokens"]]), TypeError, "must be a str"),
+        (dict(hypothesis=["tokens"]), TypeError, "must be a str"),
     ],
 )
 def test_explorer_bad_arguments(kwargs, error, match):
