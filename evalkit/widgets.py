@@ -23,6 +23,7 @@ bars of the weighted log-precisions w_n * log p_n.  It is a plain function, so i
 from __future__ import annotations
 
 import dataclasses
+import html
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -354,6 +355,8 @@ class WeightsExplorer:
         import ipywidgets as w
 
         raw = check_weights(weights)
+        if max(raw) > 1:  # sliders run from 0 to 1; scaling keeps the normalized weights the same
+            raw = tuple(x / max(raw) for x in raw)
         if len(raw) > COUNT_ORDER:
             raise ValueError(f"the explorer offers at most {COUNT_ORDER} orders, got {len(raw)} weights")
         check_choice("smoothing", smoothing, SMOOTHING)
@@ -416,7 +419,7 @@ class WeightsExplorer:
         self.preset.observe(self._on_preset, names="value")
 
         texts = [] if corpus is not None else [self.hypothesis, self.references]
-        header = [w.HTML(f"<b>{title}</b>")] if title else []
+        header = [w.HTML(f"<b>{html.escape(title)}</b>")] if title else []
         self.widget = w.VBox(
             header
             + texts
@@ -471,7 +474,8 @@ class WeightsExplorer:
             )
         except (ValueError, TypeError) as exc:
             self.view, self.error = None, str(exc)
-            self.score.value = f'<span class="evalkit-bleu">BLEU = –</span> <span style="color:#b00">{exc}</span>'
+            message = html.escape(str(exc))
+            self.score.value = f'<span class="evalkit-bleu">BLEU = –</span> <span style="color:#b00">{message}</span>'
             self.weights_text.value = self.details.value = self.table.value = self.bars.value = ""
         else:
             self.view, self.error = view, None

@@ -245,6 +245,13 @@ def test_explorer_shows_what_the_plain_functions_compute():
     assert ex.last_update_s is not None and ex.last_update_s >= 0
 
 
+def test_weights_above_one_are_scaled_onto_the_sliders():
+    # (2, 1) and (1, 0.5) normalize to the same (2/3, 1/3); the sliders only reach 1
+    ex = WeightsExplorer(weights=(2, 1))
+    assert all(math.isclose(s.value, v) for s, v in zip(ex.sliders[:2], (1.0, 0.5)))
+    assert math.isclose(ex.view.weights[0], 2 / 3) and math.isclose(ex.view.weights[1], 1 / 3)
+
+
 def test_presets_set_what_they_name():
     ex = WeightsExplorer()
     ex.apply_preset("rookie numbers: short and exact")
