@@ -290,6 +290,49 @@ def rouge_ngram_table(hypothesis: str, reference: str, n: int = 1, *, stemmer: b
 
 
 # ======================================== widgets =====================================
+def weights_table(view):
+    """The explorer's per-order table as a DataFrame (index n): matches, total, the precision as used,
+    the weight as used and w·log p.  ``view`` is a :class:`evalkit.widgets.WeightsView`."""
+    rows = [
+        {
+            "matches": r.matches,
+            "total": r.total,
+            "precision": r.precision,
+            "weight": r.weight,
+            "w·log p": r.weighted_log,
+        }
+        for r in view.rows
+    ]
+    df = _pd().DataFrame(rows, index=_pd().Index([r.n for r in view.rows], name="n"))
+    df.attrs.update(brevity_penalty=view.brevity_penalty, score=view.score)
+    return df
+
+
+def _cell(x, fmt: str = "{:.4f}") -> str:
+    import math
+
+    if x is None:
+        return "–"
+    if isinstance(x, float) and math.isinf(x):
+        return "−∞"
+    return fmt.format(x)
+
+
+def weights_table_html(view) -> str:
+    """The same table as HTML, without pandas (the explorer redraws it on every slider move)."""
+    head = "".join(f"<th>{h}</th>" for h in ("n", "matches / total", "precision", "weight", "w·log p"))
+    body = "".join(
+        f"<tr><td>{r.n}</td><td>{r.matches} / {r.total}</td><td>{_cell(r.precision)}</td>"
+        f"<td>{_cell(r.weight)}</td><td>{_cell(r.weighted_log)}</td></tr>"
+        for r in view.rows
+    )
+    style = (
+        "<style>.evalkit-weights-table th, .evalkit-weights-table td {padding: 2px 10px; text-align: right}"
+        ".evalkit-weights-table {margin-right: 24px; border-collapse: collapse}</style>"
+    )
+    return f'{style}<table class="evalkit-weights-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
 
 
 # ======================================== end widgets =================================
