@@ -1,0 +1,64 @@
+"""Standards the whole package keeps: light imports, no peer metric library inside evalkit, no network."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MODULES = sorted(p.stem for p in (ROOT / "evalkit").glob("*.py") if not p.stem.startswith("__"))
+PEERS = ("sacrebleu", "rouge_score", "gleu", "nltk.translate")
+
+
+@pytest.mark.parametrize("module", ["bleu", "gleu", "rouge", "fast", "tokenize", "ngrams", "data", "widgets"])
+def test_metric_modules_import_light(module):
+    code = (
+        f"import sys, evalkit.{module}; "
+        "print(sorted(m for m in ('pandas', 'matplotlib', 'ipywidgets', 'sacrebleu', 'rouge_score') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_evalkit_never_imports_a_peer_metric_library(module):
+    tree = ast.parse((ROOT / "evalkit" / f"{module}.py").read_text(encoding="utf-8"))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            imported.add(node.module)
+    bad = {name for name in imported for peer in PEERS if name == peer or name.startswith(peer + ".")}
+    assert bad == set(), f"evalkit/{module}.py imports {bad}; peers belong in tests and lesson comparison cells"
+
+
+NETWORK = re.compile(r"nltk\.download\(|urlopen\(|requests\.get\(|urllib\.request|http\.client")
+
+
+def test_nothing_reaches_for_the_network():
+    offenders = []
+    for path in list((ROOT / "evalkit").glob("*.py")) + list((ROOT / "notebooks").glob("*.ipynb")):
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".ipynb":
+            cells = json.loads(text)["cells"]
+            text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        if NETWORK.search(text):
+            offenders.append(path.name)
+    assert offenders == []
+
+
+def test_every_lesson_is_executed_in_order_without_errors():
+    notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    assert len(notebooks) >= 7
+    for path in notebooks:
+        cells = [c for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
+        counts = [c["execution_count"] for c in cells if "".join(c["source"]).strip()]
+        assert None not in counts and counts == sorted(counts), path.name
+        assert not any(o.get("output_type") == "error" for c in cells for o in c["outputs"]), path.name
