@@ -203,8 +203,9 @@ class ReferenceIndex:
             self.keys.append(seg_key[starts])
             self.counts.append(np.maximum.reduceat(cnt, starts) if len(cnt) else cnt)
 
-    def matches(self, hyp_tokens: list[tuple[str, ...]]) -> list[int]:
-        """Clipped matches per order of a hypothesis corpus (one tuple of tokens per segment)."""
+    def matches(self, hyp_tokens: list[tuple[str, ...]], per_segment: bool = False) -> list:
+        """Clipped matches per order of a hypothesis corpus (one tuple of tokens per segment): summed over
+        the corpus, or (``per_segment=True``) as one numpy array per order with a value per segment."""
         import numpy as np
 
         flat = [t for h in hyp_tokens for t in h]
@@ -219,11 +220,16 @@ class ReferenceIndex:
             uniq, hyp_count = np.unique(code[valid] * self.segments + seg[valid], return_counts=True)
             keys, ref_count = self.keys[n - 1], self.counts[n - 1]
             if len(keys) == 0 or len(uniq) == 0:
-                out.append(0)
+                out.append(np.zeros(len(hyp_tokens), dtype=np.int64) if per_segment else 0)
                 continue
             j = np.minimum(np.searchsorted(keys, uniq), len(keys) - 1)
             hit = keys[j] == uniq
-            out.append(int(np.minimum(hyp_count[hit], ref_count[j[hit]]).sum()))
+            clipped = np.minimum(hyp_count[hit], ref_count[j[hit]])
+            if per_segment:  # the segment is the key modulo the number of segments
+                out.append(np.bincount(uniq[hit] % self.segments, weights=clipped, minlength=len(hyp_tokens))
+                           .astype(np.int64))
+            else:
+                out.append(int(clipped.sum()))
         return out
 
 
@@ -350,8 +356,26 @@ def rouge_profile(text: str, tokenizer: str, stemmer: bool) -> tuple[tuple[str, 
     """(tokens, a dict for what is derived from them: n-gram Counters, LCS bit masks), cached by text."""
     from .rouge import _TOKENIZER_FUNCTIONS, stem
 
-    tokens = _TOKENIZER_FUNCTIONS[tokenizer](text)
+    tokens = tokenize_rouge_score_fast(text) if tokenizer == "rouge-score" else _TOKENIZER_FUNCTIONS[tokenizer](text)
     return (tuple(map(stem, tokens)) if stemmer else tuple(tokens)), {}
+
+
+# rouge-score's rule, "lowercase, then every character outside [a-z0-9] is a space", in C loops: lowercase,
+# turn every non-ASCII character into "?", then map every ASCII character outside [a-z0-9] to a space.
+_ROUGE_SPACES = {i: " " for i in range(128) if not ("a" <= chr(i) <= "z" or "0" <= chr(i) <= "9")}
+
+
+def tokenize_rouge_score_fast(text: str) -> list[str]:
+    """The same tokens as :func:`evalkit.rouge.tokenize_rouge_score`."""
+    return text.lower().encode("ascii", "replace").decode("ascii").translate(_ROUGE_SPACES).split()
+
+
+def frozen(cls, **fields):
+    """An instance of the frozen dataclass ``cls`` with these fields, made without running its __init__
+    (which sets the fields one by one through object.__setattr__): for results made by the thousand."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
 
 
 def _ngram_set(profile, n: int) -> tuple[set, bool]:

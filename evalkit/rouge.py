@@ -804,17 +804,31 @@ def _check_variants(variants: Any) -> tuple[str, ...]:
     return tuple(variants)
 
 
-def _scores_of_profiles(hyp, refs, variants, beta, aggregation) -> dict[str, RougeScore]:
-    from .fast import rouge_pair_stats
+def _scores_of_profiles(hyp, refs, variants, beta, aggregation, known_hits=None) -> dict[str, RougeScore]:
+    from .fast import frozen, rouge_pair_stats
 
     out = {}
     for variant in variants:
         if len(refs) == 1:  # every aggregation of one reference is that reference's score
-            hits, hyp_total, ref_total = rouge_pair_stats(hyp, refs[0], variant)
+            if known_hits and variant in known_hits:  # counted already, for the whole list at once
+                n = int(variant[5:])
+                hits = known_hits[variant]
+                hyp_total, ref_total = max(0, len(hyp[0]) - n + 1), max(0, len(refs[0][0]) - n + 1)
+            else:
+                hits, hyp_total, ref_total = rouge_pair_stats(hyp, refs[0], variant)
             precision = hits / hyp_total if hyp_total > 0 else 0.0
             recall = hits / ref_total if ref_total > 0 else 0.0
-            stats = RougeStats(hits, hyp_total, ref_total)
-            out[variant] = RougeScore(precision, recall, f_measure(precision, recall, beta), variant, beta, stats, 0)
+            stats = frozen(RougeStats, hits=hits, hyp_total=hyp_total, ref_total=ref_total, weight=1.0, segments=1)
+            out[variant] = frozen(
+                RougeScore,
+                precision=precision,
+                recall=recall,
+                fmeasure=f_measure(precision, recall, beta),
+                variant=variant,
+                beta=beta,
+                stats=stats,
+                reference=0,
+            )
         else:
             per_reference = [RougeStats(*rouge_pair_stats(hyp, r, variant)) for r in refs]
             out[variant] = combine_references(per_reference, aggregation, beta=beta, variant=variant)
@@ -884,12 +898,24 @@ def rouge_scores_many(
     if not simple:
         for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
             _check_inputs(hyp, refs, where=f"[{i}]")
-    out = []
-    for hyp, refs in zip(hypotheses, references):
-        hyp_profile = rouge_profile(hyp, tokenizer, stemmer)
-        ref_profiles = [rouge_profile(r, tokenizer, stemmer) for r in refs]
-        out.append(_scores_of_profiles(hyp_profile, ref_profiles, variants, beta, aggregation))
-    return out
+    hyp_profiles = [rouge_profile(h, tokenizer, stemmer) for h in hypotheses]
+    ref_profiles = [[rouge_profile(r, tokenizer, stemmer) for r in refs] for refs in references]
+    known: list[dict[str, int]] = [{} for _ in hyp_profiles]
+    orders = sorted({int(v[5:]) for v in variants if v != "rougeL"})
+    if orders and all(len(refs) == 1 for refs in ref_profiles):
+        # One reference per segment: ROUGE-N's hits are BLEU's clipped matches against that reference,
+        # counted for the whole list at once with integer n-gram ids (evalkit.fast.ReferenceIndex).
+        from .fast import ReferenceIndex
+
+        index = ReferenceIndex([(refs[0][0],) for refs in ref_profiles], max(orders))
+        per_order = index.matches([p[0] for p in hyp_profiles], per_segment=True)
+        for n in orders:
+            for seen, hits in zip(known, per_order[n - 1].tolist()):
+                seen[f"rouge{n}"] = hits
+    return [
+        _scores_of_profiles(hyp, refs, variants, beta, aggregation, seen)
+        for hyp, refs, seen in zip(hyp_profiles, ref_profiles, known)
+    ]
 
 
 # --------------------------------------------------------------------------------------------------------

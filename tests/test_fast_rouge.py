@@ -75,3 +75,40 @@ def test_bad_input():
         rouge.rouge_scores(None, ["a"])
     with pytest.raises(ValueError, match="aggregation"):
         rouge.rouge_scores("a", ["a"], aggregation="max")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_fast_rouge_score_tokenizer_equals_the_readable_one(text):
+    assert fast.tokenize_rouge_score_fast(text) == rouge.tokenize_rouge_score(text)
+
+
+def test_fast_tokenizer_on_tricky_unicode():
+    for text in ["Kelvin \u212a", "İstanbul café", "a\u00a0b\u2028c", "x?y", "ÀÉÎ 123", "Привет мир", ""]:
+        assert fast.tokenize_rouge_score_fast(text) == rouge.tokenize_rouge_score(text)
+
+
+def test_results_built_fast_equal_results_built_normally():
+    got = rouge.rouge_scores("the cat sat on the mat", ["the cat is on the mat"])["rouge2"]
+    made = rouge.RougeScore(0.6, 0.6, got.fmeasure, "rouge2", 1.0, rouge.RougeStats(3, 5, 5), 0)
+    assert got == made and got.stats == made.stats and got.reference == made.reference and repr(got) == repr(made)
+    with pytest.raises(AttributeError):
+        got.precision = 1.0  # still frozen
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(TEXT, TEXT), min_size=1, max_size=6))
+def test_many_pairs_at_once_equal_readable_on_generated_text(pairs):
+    got = rouge.rouge_scores_many([h for h, _ in pairs], [[r] for _, r in pairs], VARIANTS)
+    for scores, (h, r) in zip(got, pairs):
+        for v in VARIANTS:
+            assert same(scores[v], readable(h, [r], v))
+
+
+def test_many_pairs_at_once_equal_readable_on_jfleg(jfleg_test):
+    pairs = [(s, r) for s, refs in zip(jfleg_test.sources, jfleg_test.references) for r in refs]
+    for stemmer in (False, True):
+        got = rouge.rouge_scores_many([h for h, _ in pairs], [[r] for _, r in pairs], VARIANTS, stemmer=stemmer)
+        for scores, (h, r) in zip(got, pairs):
+            for v in VARIANTS:
+                assert same(scores[v], readable(h, [r], v, stemmer=stemmer)), (h, r, v)
