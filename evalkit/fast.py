@@ -8,6 +8,12 @@ here computes the same numbers with three ideas (lesson 08 explains them):
 2. **Let C loops do the work.**  ``Counter.update(zip(...))`` counts all n-grams of one order in a single
    call; ``str.translate`` pads every punctuation mark in one pass instead of one regex match per mark.
 3. **Add up plain integers** and build one statistics object per corpus, not one per segment.
+4. **Count with integers instead of strings.**  Every token, then every n-gram, gets an integer id, and a
+   whole corpus is matched at once with sorted numpy arrays (:class:`ReferenceIndex`).
+
+Sections: 13a tokenization; per-segment counting with cached references (:func:`corpus_counts`); whole-
+corpus counting with integer ids (:func:`corpus_counts_vectorized`); ROUGE profiles (tokens and counts
+of each text, cached) with the bit-parallel LCS; GLEU counting with set operations and :class:`PackedRows`.
 """
 
 from __future__ import annotations
