@@ -210,18 +210,30 @@ def segment_stats(
     return out
 
 
+def _all_texts(items: Sequence[Any]) -> bool:
+    """Whether every item is a string or a list/tuple of strings."""
+    types = set(map(type, items))
+    if types <= {str}:
+        return True
+    if not types <= {str, list, tuple}:
+        return False
+    sequences = [x for x in items if type(x) is not str]
+    return set(map(type, chain.from_iterable(sequences))) <= {str}
+
+
 def _validate_corpus(hypotheses, references, max_order, tokenize) -> None:
     check_int("max_order", max_order, 1)
     check_choice("tokenizer", tokenize, TOKENIZERS)
     check_corpus("hypotheses", hypotheses)
     check_corpus("references", references)
     check_same_length(hypotheses=hypotheses, references=references)
-    # The common case, strings everywhere, checked with C-level loops; anything else segment by segment.
+    # The common cases, strings or lists of string tokens, checked with C-level loops; anything else is
+    # checked segment by segment, which finds the first bad item and names it.
     if (
-        set(map(type, hypotheses)) == {str}
+        _all_texts(hypotheses)
         and set(map(type, references)) <= {list, tuple}
         and 0 not in map(len, references)
-        and set(map(type, chain.from_iterable(references))) == {str}
+        and _all_texts(list(chain.from_iterable(references)))
     ):
         return
     for i, (hyp, refs) in enumerate(zip(hypotheses, references)):

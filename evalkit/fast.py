@@ -289,9 +289,11 @@ _REFERENCE_INDEXES: dict = {}
 
 
 def reference_index(references, tok, lowercase: bool, max_order: int, cache_key) -> ReferenceIndex:
-    """The ReferenceIndex of a corpus's references, cached (the last four) under ``cache_key``."""
+    """The ReferenceIndex of a corpus's references, cached (the four most recently used) under ``cache_key``."""
     if cache_key is not None and cache_key in _REFERENCE_INDEXES:
-        return _REFERENCE_INDEXES[cache_key]
+        index = _REFERENCE_INDEXES.pop(cache_key)  # re-inserted last: the least recently used goes first
+        _REFERENCE_INDEXES[cache_key] = index
+        return index
     tokens = [tuple(_as_tuple(r, tok, lowercase) for r in refs) for refs in references]
     index = ReferenceIndex(tokens, max_order)
     if cache_key is not None:
