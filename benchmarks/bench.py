@@ -10,9 +10,12 @@ are timed side by side in the same process, as medians of repeats.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import json
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -73,13 +76,22 @@ def render(rows: list[Row]) -> str:
 
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(HERE))
+    if argv[:1] == ["--one"]:  # the child process: run one module, print its rows as JSON
+        rows = importlib.import_module(argv[1]).run()
+        print(json.dumps([dataclasses.asdict(r) for r in rows]))
+        return 0
     names = sorted(p.stem for p in HERE.glob("bench_*.py"))
     if argv:
         names = [n for n in names if any(a in n for a in argv)]
     rows: list[Row] = []
     for name in names:
+        # Each benchmark runs in a fresh interpreter, so that what an earlier one left in memory (caches,
+        # corpora) does not slow the garbage collector during a later one.
         print(f"running {name} ...", flush=True)
-        rows.extend(importlib.import_module(name).run())
+        out = subprocess.run(
+            [sys.executable, __file__, "--one", name], capture_output=True, text=True, check=True
+        ).stdout
+        rows.extend(Row(**r) for r in json.loads(out.strip().splitlines()[-1]))
     table = render(rows)
     print(table)
     header = (

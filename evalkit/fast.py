@@ -189,6 +189,7 @@ class ReferenceIndex:
         self.kmax = int(max(len(refs) for refs in ref_tokens))
         flat = [t for r in rows for t in r]
         self.vocab = {t: i for i, t in enumerate(dict.fromkeys(flat))}
+        self.lookup = _IdsOrMinusOne(self.vocab)  # a hypothesis token no reference has gets -1
         self.size = max(len(self.vocab), 1)
         ids = np.fromiter(map(self.vocab.__getitem__, flat), dtype=np.int64, count=len(flat))
         seg, rem, owner = _positions([len(r) for r in rows])
@@ -215,7 +216,7 @@ class ReferenceIndex:
         import numpy as np
 
         flat = [t for h in hyp_tokens for t in h]
-        ids = np.fromiter(map(self.vocab.get, flat, [-1] * len(flat)), dtype=np.int64, count=len(flat))
+        ids = np.fromiter(map(self.lookup.__getitem__, flat), dtype=np.int64, count=len(flat))
         seg, rem, _ = _positions([len(h) for h in hyp_tokens])
         out = []
         code = ids
@@ -237,6 +238,13 @@ class ReferenceIndex:
             else:
                 out.append(int(clipped.sum()))
         return out
+
+
+class _IdsOrMinusOne(dict):
+    """A token -> id dict that answers -1 for an unknown token (looked up in C for known ones)."""
+
+    def __missing__(self, key):
+        return -1
 
 
 def _positions(lengths: list[int]):
@@ -279,7 +287,12 @@ def _extend_hypothesis_codes(prev, ids, rem, n, size, table):
     last = ids[n - 1 :]
     ok = (rem[:span] >= n) & (prev[:span] >= 0) & (last >= 0)
     pairs = prev[:span][ok] * size + last[ok]
-    j = np.minimum(np.searchsorted(table, pairs), len(table) - 1)
+    # Binary search is faster for needles in sorted order (the table is read front to back): sort, search,
+    # and put the answers back in the order of the pairs.
+    order = np.argsort(pairs)
+    j = np.empty_like(order)
+    j[order] = np.searchsorted(table, pairs[order])
+    j = np.minimum(j, len(table) - 1)
     found = table[j] == pairs
     code[:span][ok] = np.where(found, j, -1)
     return code
@@ -334,8 +347,11 @@ def corpus_counts_vectorized(hypotheses, references, max_order: int, tokenize: s
         else:
             closest += min(ref_lens, key=lambda r: (abs(r - n_tokens), r))
             shortest += min(ref_lens)
-    totals = tuple(sum(max(0, n_tokens - n + 1) for n_tokens in hyp_lens) for n in range(1, max_order + 1))
-    empty = tuple(sum(1 for n_tokens in hyp_lens if n_tokens < n) for n in range(1, max_order + 1))
+    import numpy as np
+
+    lens = np.asarray(hyp_lens, dtype=np.int64)
+    totals = tuple(int(np.maximum(lens - n + 1, 0).sum()) for n in range(1, max_order + 1))
+    empty = tuple(int((lens < n).sum()) for n in range(1, max_order + 1))
     nrefs = {len(r) for r in index.ref_lens}
     corpus = dict(
         hyp_len=sum(hyp_lens),
