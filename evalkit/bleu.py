@@ -41,7 +41,6 @@ from typing import Any
 
 from . import __version__
 from ._checks import (
-    Tokens,
     as_tokens,
     check_choice,
     check_corpus,
@@ -242,17 +241,15 @@ def _validate_corpus(hypotheses, references, max_order, tokenize) -> None:
             check_text(ref, f"references[{i}][{j}]")
 
 
-def _corpus_stats_and_last(hypotheses, references, max_order, tokenize, lowercase, fast):
-    """(summed statistics, statistics of the last segment)."""
+def _corpus_stats(hypotheses, references, max_order, tokenize, lowercase, fast) -> BLEUStats:
+    """The summed statistics of a corpus, counted the readable or the fast way."""
     if not fast:
-        per_segment = segment_stats(hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
-        return sum(per_segment), per_segment[-1]
+        return sum(segment_stats(hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase))
     from .fast import corpus_counts_vectorized  # the second implementation; tests prove it equal
 
     _validate_corpus(hypotheses, references, max_order, tokenize)
-    total, last = corpus_counts_vectorized(hypotheses, references, max_order, tokenize, lowercase)
-    extra = dict(tokenize=tokenize, lowercase=lowercase)
-    return BLEUStats(segments=len(hypotheses), **total, **extra), BLEUStats(**last, **extra)
+    total = corpus_counts_vectorized(hypotheses, references, max_order, tokenize, lowercase)
+    return BLEUStats(segments=len(hypotheses), tokenize=tokenize, lowercase=lowercase, **total)
 
 
 def corpus_stats(
@@ -269,7 +266,7 @@ def corpus_stats(
     ``fast=True`` counts with :mod:`evalkit.fast` (cached references, integer n-gram ids); ``fast=False``
     adds up :func:`segment_stats`, the readable way.  Both give the same statistics.
     """
-    return _corpus_stats_and_last(hypotheses, references, max_order, tokenize, lowercase, fast)[0]
+    return _corpus_stats(hypotheses, references, max_order, tokenize, lowercase, fast)
 
 
 def system_stats(
@@ -606,9 +603,12 @@ def corpus_bleu(
     ``fast=False`` counts segment by segment with the readable :func:`segment_stats` (same numbers, slower).
     """
     check_choice("smoothing", smoothing, SMOOTHING)
-    total, last = _corpus_stats_and_last(
-        hypotheses, references, _max_order_for(weights, smoothing), tokenize, lowercase, fast
-    )
+    max_order = _max_order_for(weights, smoothing)
+    total = _corpus_stats(hypotheses, references, max_order, tokenize, lowercase, fast)
+    last = None
+    if nltk_last_hypothesis:  # only then is the last segment needed on its own
+        last = segment_stats(hypotheses[-1:], references[-1:], max_order=max_order, tokenize=tokenize,
+                             lowercase=lowercase)[0]
     return score_stats(
         total,
         weights=weights,
@@ -616,7 +616,7 @@ def corpus_bleu(
         effective_order=effective_order,
         ref_length=ref_length,
         smooth_value=smooth_value,
-        nltk_last_stats=last if nltk_last_hypothesis else None,
+        nltk_last_stats=last,
     )
 
 
@@ -638,4 +638,3 @@ __all__ = [
     "system_stats",
 ]
 
-_ = Tokens  # re-exported type alias for readers of this module

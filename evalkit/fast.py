@@ -111,10 +111,8 @@ def _as_tuple(text, tokenizer, lowercase: bool) -> tuple[str, ...]:
 
 
 def corpus_counts(hypotheses, references, max_order: int, tokenize: str, lowercase: bool):
-    """Summed BLEU counts of a corpus, validated by the caller.
-
-    Returns two dicts of plain numbers, (corpus totals, last segment), each with keys hyp_len,
-    closest_ref_len, shortest_ref_len, matches, totals, empty, nrefs (None if it varies).
+    """Summed BLEU counts of a corpus, validated by the caller, as a dict of plain numbers with the keys
+    hyp_len, closest_ref_len, shortest_ref_len, matches, totals, empty, nrefs (None if it varies).
     """
     tok = _tokenizer(tokenize)
     orders = range(1, max_order + 1)
@@ -123,7 +121,6 @@ def corpus_counts(hypotheses, references, max_order: int, tokenize: str, lowerca
     totals = [0] * max_order
     empty = [0] * max_order
     nrefs: set[int] = set()
-    last = None
     for hyp, refs in zip(hypotheses, references):
         h = _as_tuple(hyp, tok, lowercase)
         ref_lens, ref_counts = reference_side(tuple(_as_tuple(r, tok, lowercase) for r in refs), max_order)
@@ -141,8 +138,7 @@ def corpus_counts(hypotheses, references, max_order: int, tokenize: str, lowerca
             if seg_totals[i] == 0:
                 empty[i] += 1
         nrefs.add(len(refs))
-        last = (n_tokens, c, s, seg_matches, seg_totals, len(refs))
-    corpus = dict(
+    return dict(
         hyp_len=hyp_len,
         closest_ref_len=closest,
         shortest_ref_len=shortest,
@@ -151,17 +147,6 @@ def corpus_counts(hypotheses, references, max_order: int, tokenize: str, lowerca
         empty=tuple(empty),
         nrefs=nrefs.pop() if len(nrefs) == 1 else None,
     )
-    n_tokens, c, s, seg_matches, seg_totals, k = last
-    last_segment = dict(
-        hyp_len=n_tokens,
-        closest_ref_len=c,
-        shortest_ref_len=s,
-        matches=tuple(seg_matches),
-        totals=tuple(seg_totals),
-        empty=tuple(1 if t == 0 else 0 for t in seg_totals),
-        nrefs=k,
-    )
-    return corpus, last_segment
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -353,7 +338,7 @@ def corpus_counts_vectorized(hypotheses, references, max_order: int, tokenize: s
     totals = tuple(int(np.maximum(lens - n + 1, 0).sum()) for n in range(1, max_order + 1))
     empty = tuple(int((lens < n).sum()) for n in range(1, max_order + 1))
     nrefs = {len(r) for r in index.ref_lens}
-    corpus = dict(
+    return dict(
         hyp_len=sum(hyp_lens),
         closest_ref_len=closest,
         shortest_ref_len=shortest,
@@ -362,8 +347,6 @@ def corpus_counts_vectorized(hypotheses, references, max_order: int, tokenize: s
         empty=empty,
         nrefs=nrefs.pop() if len(nrefs) == 1 else None,
     )
-    _, last_segment = corpus_counts(hypotheses[-1:], references[-1:], max_order, tokenize, lowercase)
-    return corpus, last_segment
 
 
 # --------------------------------------------------------------------------------------------------------
