@@ -1,0 +1,248 @@
+"""What the teacher's kit knows about the lessons, read from the lessons themselves and from the guide.
+
+- The lessons are whatever ``notebooks/*.ipynb`` exist (sorted by name; the name starts with the number).
+- A lesson's title is its notebook's first markdown heading.
+- Minutes, prerequisites and the one-line summary come from one place: the table in the teacher's guide,
+  ``notebooks/README.md`` (columns ``#``, ``notebook``, ``minutes``, ``needs``, ``kind``, ``summary``), and
+  the 90-minute class path from the guide's second table (columns ``step``, ``minutes``, ``lessons``,
+  ``what``).
+- Markdown is turned into HTML offline: formulas (``$...$``, ``$$...$$``) are drawn by matplotlib's
+  mathtext as inline SVG images at build time, so a page needs no MathJax (which nbconvert would load from
+  a CDN).  A formula mathtext cannot draw is shown as its TeX source.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import html
+import io
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+GUIDE = NOTEBOOKS / "README.md"
+
+
+def lesson_files(folder: Path = NOTEBOOKS) -> list[Path]:
+    """Every lesson in ``folder``, in the order of their names (01-..., 02-..., ...)."""
+    return sorted(Path(folder).glob("*.ipynb"))
+
+
+def read_notebook(path: Path):
+    import nbformat
+
+    return nbformat.read(str(path), as_version=4)
+
+
+HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.M)
+
+
+def lesson_title(nb) -> str:
+    """The text of the notebook's first markdown heading ("" if it has none)."""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            match = HEADING.search(cell.source)
+            if match:
+                return match.group(1)
+    return ""
+
+
+# ---------------------------------------------------------------------------------------------- the guide
+
+@dataclass(frozen=True)
+class GuideRow:
+    number: str
+    notebook: str  # file name inside notebooks/
+    minutes: int
+    needs: str
+    kind: str  # "core" or "deep dive"
+    summary: str
+
+
+@dataclass(frozen=True)
+class PathStep:
+    step: str
+    minutes: int
+    lessons: tuple[str, ...]  # lesson numbers
+    what: str
+
+
+def markdown_tables(text: str) -> list[list[dict[str, str]]]:
+    """Every pipe table in ``text``, as a list of rows keyed by the lower-cased header cells."""
+    tables, lines = [], text.splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].lstrip().startswith("|") and i + 1 < len(lines) and re.match(r"^\s*\|[\s:|-]+\|\s*$", lines[i + 1]):
+            header = [c.strip().lower() for c in lines[i].strip().strip("|").split("|")]
+            rows, i = [], i + 2
+            while i < len(lines) and lines[i].lstrip().startswith("|"):
+                cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+                rows.append(dict(zip(header, cells)))
+                i += 1
+            tables.append(rows)
+        else:
+            i += 1
+    return tables
+
+
+def _table_with(text: str, *columns: str) -> list[dict[str, str]]:
+    for table in markdown_tables(text):
+        if table and all(c in table[0] for c in columns):
+            return table
+    raise ValueError(f"the teacher's guide has no table with the columns {', '.join(columns)}")
+
+
+def _minutes(value: str, where: str) -> int:
+    if not value.strip().isdigit():
+        raise ValueError(f"{where}: minutes must be a whole number, got {value!r}")
+    return int(value)
+
+
+def notebook_names(cell: str) -> list[str]:
+    """The file names in a table cell (``[06-rouge.ipynb](06-rouge.ipynb)``, ``06-rouge.ipynb``), first the
+    lesson's name, then any name it had before a renumbering ("until the renumbering: ...")."""
+    names = list(dict.fromkeys(re.findall(r"[\w.-]+\.ipynb", cell)))
+    if not names:
+        raise ValueError(f"no notebook file name in the guide's table cell {cell!r}")
+    return names
+
+
+def read_guide(path: Path = GUIDE) -> dict[str, GuideRow]:
+    """The guide's lesson table, keyed by notebook file name (a row is found under each of its names)."""
+    rows = {}
+    for row in _table_with(Path(path).read_text(encoding="utf-8"), "#", "notebook", "minutes", "summary"):
+        names = notebook_names(row["notebook"])
+        entry = GuideRow(row["#"], names[0], _minutes(row["minutes"], names[0]), row.get("needs", ""),
+                         row.get("kind", ""), row["summary"])
+        for name in names:
+            if name in rows:
+                raise ValueError(f"the teacher's guide lists {name} twice")
+            rows[name] = entry
+    return rows
+
+
+def read_class_path(path: Path = GUIDE) -> list[PathStep]:
+    """The guide's 90-minute class path, step by step."""
+    table = _table_with(Path(path).read_text(encoding="utf-8"), "step", "minutes", "lessons", "what")
+    return [PathStep(r["step"], _minutes(r["minutes"], f"class path step {r['step']}"),
+                     tuple(re.findall(r"\d+", r["lessons"])), r["what"]) for r in table]
+
+
+# ----------------------------------------------------------------------------------- markdown, formulas
+
+CODE = re.compile(r"(```.*?```|~~~.*?~~~|`[^`\n]*`)", re.S)
+MATH = re.compile(r"\$\$(.+?)\$\$|(?<![\\$])\$([^$\n]+?)\$", re.S)
+# TeX that MathJax knows and mathtext spells differently (or does not need: the \big family only sizes
+# the brackets that follow).
+TEX_REWRITES = [
+    (re.compile(r"\\(?:big|Big|bigg|Bigg)[lr]?(?![a-zA-Z])"), ""),
+    (re.compile(r"\\tfrac(?![a-zA-Z])"), r"\\frac"),
+    (re.compile(r"\\frac(\d)(\d)"), r"\\frac{\1}{\2}"),
+    (re.compile(r"\\ge(?![a-zA-Z])"), r"\\geq"),
+    (re.compile(r"\\le(?![a-zA-Z])"), r"\\leq"),
+    (re.compile(r"\\operatorname\{([^}]*)\}"), r"\\mathrm{\1}"),
+]
+
+
+@functools.lru_cache(maxsize=None)
+def formula_svg(tex: str) -> tuple[str, float] | None:
+    """``tex`` drawn by matplotlib's mathtext as an SVG document and the depth below the baseline (pt);
+    None when mathtext cannot parse it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import mathtext, rc_context
+    from matplotlib.font_manager import FontProperties
+
+    for pattern, replacement in TEX_REWRITES:
+        tex = pattern.sub(replacement, tex)
+    buffer = io.BytesIO()
+    try:
+        with rc_context({"mathtext.fontset": "cm", "svg.fonttype": "path", "svg.hashsalt": "evalkit"}):
+            depth = mathtext.math_to_image(f"${' '.join(tex.split())}$", buffer, prop=FontProperties(size=13),
+                                           format="svg")
+    except (ValueError, RuntimeError):  # pyparsing's ParseException is a ValueError subclass
+        return None
+    return buffer.getvalue().decode(), float(depth or 0.0)
+
+
+def formula_html(tex: str, display: bool) -> str:
+    """An <img> with the drawn formula (alt text: the TeX), or the TeX in <code> if it cannot be drawn."""
+    drawn = formula_svg(tex.strip())
+    alt = html.escape(" ".join(tex.split()), quote=True)
+    if drawn is None:
+        return f'<code class="tex">{alt}</code>'
+    svg, depth = drawn
+    data = base64.b64encode(svg.encode()).decode()
+    css = "math display" if display else "math"
+    style = "" if display else f' style="vertical-align: -{depth:.1f}pt"'
+    return f'<img class="{css}" alt="{alt}"{style} src="data:image/svg+xml;base64,{data}">'
+
+
+def formulas_to_images(markdown: str) -> str:
+    """Replace every formula outside code spans and code blocks with its drawn image."""
+    parts = CODE.split(markdown)
+    for i in range(0, len(parts), 2):  # even parts are outside code
+        parts[i] = MATH.sub(lambda m: formula_html(m.group(1) or m.group(2), display=m.group(1) is not None),
+                            parts[i])
+    return "".join(parts)
+
+
+def markdown_to_html(markdown: str) -> str:
+    """Markdown (as in a notebook cell) to HTML, formulas drawn, with nbconvert's own renderer."""
+    from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+
+    renderer = IPythonRenderer(escape=False, exclude_anchor_links=True)
+    return MarkdownWithMath(renderer=renderer).render(formulas_to_images(markdown))
+
+
+MATH_CSS = """
+img.math { height: auto; max-width: 100%; }
+img.math.display { display: block; margin: 0.6em auto; }
+code.tex { white-space: pre-wrap; }
+"""
+
+
+# ------------------------------------------------------------------------------------ minutes, by rule
+
+WORDS_PER_MINUTE = 150
+MINUTES_PER_CODE_CELL = 1
+MINUTES_PER_EXERCISE = 3
+
+
+def exercise_count(nb) -> int:
+    """Exercises in a lesson: the numbered items of each exercise question (a question without a numbered
+    list counts as one)."""
+    from tools.exercises import exercise_questions
+
+    return sum(max(1, len(re.findall(r"^\s{0,3}\d+\.\s", q, re.M))) for q in exercise_questions(nb))
+
+
+def minutes_by_rule(nb) -> int:
+    """The guide's rule: a minute per 150 words of markdown, per code cell, three per exercise, rounded up
+    to the next 5 minutes."""
+    words = sum(len(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
+    code_cells = sum(c.cell_type == "code" for c in nb.cells)
+    raw = words / WORDS_PER_MINUTE + MINUTES_PER_CODE_CELL * code_cells + MINUTES_PER_EXERCISE * exercise_count(nb)
+    return 5 * math.ceil(raw / 5)
+
+
+def main() -> int:
+    """Print the rule's minutes for every lesson next to the guide's."""
+    rows = read_guide()
+    print(f"{'notebook':45} {'words':>6} {'code':>5} {'exerc.':>6} {'rule':>5} {'guide':>6}")
+    for path in lesson_files():
+        nb = read_notebook(path)
+        words = sum(len(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
+        code_cells = sum(c.cell_type == "code" for c in nb.cells)
+        guide = rows[path.name].minutes if path.name in rows else "-"
+        print(f"{path.name:45} {words:6} {code_cells:5} {exercise_count(nb):6} {minutes_by_rule(nb):5} {guide:>6}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
