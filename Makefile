@@ -1,7 +1,11 @@
 # evalkit: two commands do all the set-up.
 #   make lab    make .venv if missing, install, open JupyterLab on the lessons
 #   make test   the same set-up, then every test (unit, property, conformance, nbval over the notebooks)
+# For teachers (see notebooks/README.md, the teacher's guide); both work offline, without a kernel:
+#   make exercises  student editions of the lessons, answers removed, and printable exercise sheets -> exercises/
+#   make site       a static HTML copy of the executed lessons, figures included -> site/ (open site/index.html)
 # Other targets: make notebooks (re-execute every lesson in place), make bench (benchmarks), make clean.
+# Installing is quiet: pip's output goes to .venv/install.log and is printed only when something fails.
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -9,10 +13,12 @@ VENV   ?= .venv
 PORT   ?= 8888
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.evalkit-installed
+# pip's full output goes here; it is printed only when the install fails
+INSTALL_LOG := $(VENV)/install.log
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 PYTEST_ARGS ?=
 
-.PHONY: install lab test notebooks bench clean
+.PHONY: install lab test notebooks bench exercises site clean
 
 install: $(STAMP)
 
@@ -20,10 +26,13 @@ install: $(STAMP)
 $(STAMP): requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "evalkit needs Python >= 3.11; this is " + sys.version.split()[0])'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.txt
-	$(BIN)/python -m pip install --quiet --no-deps -e .
+	@echo "Installing the pinned requirements into $(VENV) (takes a minute; log in $(INSTALL_LOG)) ..."
+	@{ $(BIN)/python -m pip install --upgrade pip \
+	   && $(BIN)/python -m pip install -r requirements.txt \
+	   && $(BIN)/python -m pip install --no-deps -e . ; } > $(INSTALL_LOG) 2>&1 \
+	   || { tail -n 60 $(INSTALL_LOG); echo "make install failed: the last lines of $(INSTALL_LOG) are above"; exit 1; }
 	@touch $(STAMP)
+	@echo "Installed: evalkit and its pinned requirements are in $(VENV)."
 
 lab: install
 	@echo "Opening JupyterLab on the lessons: http://localhost:$(PORT)/lab (the token is printed below)"
@@ -39,11 +48,22 @@ notebooks: install
 	cd notebooks && for nb in $(notdir $(NOTEBOOKS)); do \
 		echo "executing $$nb"; \
 		../$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-			--ExecutePreprocessor.timeout=600 --ExecutePreprocessor.kernel_name=python3 "$$nb" || exit 1; \
+			--ExecutePreprocessor.timeout=600 --ExecutePreprocessor.kernel_name=python3 \
+			--ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
 	done
 
 bench: install
 	$(BIN)/python benchmarks/bench.py
 
+# Student copies of whatever notebooks/*.ipynb exist; the lessons themselves keep their answers.
+exercises: install
+	@rm -rf exercises
+	@$(BIN)/python -m tools.exercises --out exercises
+
+# The stored outputs as they are: no kernel, no re-execution, nothing fetched.
+site: install
+	@rm -rf site
+	@$(BIN)/python -m tools.site --out site
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info exercises site

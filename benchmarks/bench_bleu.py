@@ -2,7 +2,8 @@
 
 - sacreBLEU with its references cached: ``BLEU(references=[ref])`` built once, then ``corpus_score`` per
   system; evalkit: ``corpus_bleu`` once per system (its reference counts are cached after the first call).
-  Timed as the median of repeats of the whole 16-system loop; the first (cold) pass is reported as well.
+  The headline is the cold figure: every cache emptied before each pass (as in a fresh process), the
+  references tokenized inside the timing on both sides; the warm figure (caches from earlier passes) follows.
 - NLTK's ``corpus_bleu`` on pre-split text (13a tokens, split before timing), one pass.
 - Re-scoring cached statistics with new weights, against recounting.
 Scores are checked equal (1e-9) before anything is timed.
@@ -11,6 +12,7 @@ Scores are checked equal (1e-9) before anything is timed.
 from __future__ import annotations
 
 import math
+import statistics
 import time
 
 from bench import Row, median_time
@@ -22,16 +24,17 @@ from evalkit.bleu import corpus_bleu, corpus_stats, score_stats
 from evalkit.tokenize import tokenize_13a
 
 
-def _clear_hypothesis_token_caches():
-    """Cold start for both libraries' tokenizer caches (references stay cached on both sides)."""
+def _clear_all_token_caches():
+    """Cold start for both libraries, as in a fresh process: every tokenizer cache and evalkit's reference
+    index and counts are emptied (sacreBLEU's cached references live in its BLEU object, built anew)."""
     from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
     from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
 
-    from evalkit.fast import tokenize_13a_fast
+    from evalkit import clear_caches
 
     Tokenizer13a.__call__.cache_clear()
     TokenizerRegexp.__call__.cache_clear()
-    tokenize_13a_fast.cache_clear()
+    clear_caches()
 
 
 def run() -> list[Row]:
@@ -48,23 +51,37 @@ def run() -> list[Row]:
         for hyps in systems.values():
             corpus_bleu(hyps, refs, tokenize="13a", smoothing="exp")
 
-    def sacre_all():
+    def sacre_all(metric=sacre):
         for hyps in systems.values():
-            sacre.corpus_score(hyps, None)
+            metric.corpus_score(hyps, None)
 
-    def cold(fn):
-        _clear_hypothesis_token_caches()
+    # Cold: what a user scoring the 16 systems once in a fresh process waits for, references included
+    # (sacreBLEU tokenizes them when its BLEU object is built, evalkit when it builds its reference index).
+    # Every pass starts with all caches empty; the median of 3 such passes on each side.
+    def cold_evalkit():
+        _clear_all_token_caches()
         t0 = time.perf_counter()
-        fn()
+        evalkit_all()
         return time.perf_counter() - t0
 
-    cold_ek, cold_sb = cold(evalkit_all), cold(sacre_all)
+    def cold_sacre():
+        _clear_all_token_caches()
+        t0 = time.perf_counter()
+        sacre_all(BLEU(references=[reference]))
+        return time.perf_counter() - t0
+
+    cold_ek, cold_sb = [], []
+    for _ in range(3):  # interleaved, so that a noisy moment on the machine hits both sides
+        cold_ek.append(cold_evalkit())
+        cold_sb.append(cold_sacre())
+    cold_ek, cold_sb = statistics.median(cold_ek), statistics.median(cold_sb)
     warm_ek, warm_sb = median_time(evalkit_all, 5), median_time(sacre_all, 5)
     rows = [
-        Row("corpus BLEU 13a, 16 WMT17 systems (median of 5, tokenizer caches warm)", warm_ek,
-            "sacreBLEU, cached refs", warm_sb, target=3.0),
-        Row("corpus BLEU 13a, 16 WMT17 systems (first pass, tokenizer caches cold)", cold_ek,
-            "sacreBLEU, cached refs", cold_sb, note="both tokenize every hypothesis afresh"),
+        Row("corpus BLEU 13a, 16 WMT17 systems, cold (fresh-process caches, median of 3)", cold_ek,
+            "sacreBLEU, BLEU(references) + corpus_score", cold_sb, target=3.0,
+            note="all caches empty on both sides: every reference and hypothesis tokenized afresh"),
+        Row("corpus BLEU 13a, 16 WMT17 systems, warm (caches from earlier passes, median of 5)", warm_ek,
+            "sacreBLEU, cached refs", warm_sb, note="both reuse their tokenizer caches"),
     ]
 
     # NLTK on pre-split text: tokenization outside the timing, 4 systems (NLTK is slow), scaled to 16.

@@ -50,12 +50,12 @@ def run() -> list[Row]:
     hyps = systems["uedin-nmt"]
     hyp, ref = _hundred_token_pair(reference, hyps)
 
-    sentence = WeightsExplorer(hyp, [ref], tokenizer="none")
+    sentence = WeightsExplorer(hyp, [ref], tokenize="none")
     sentence_s = _slider_latency(sentence)
     sentence_recount_s = median_time(lambda: weights_view(count_sentence(hyp, [ref], "none"), (1, 1, 1, 0.5)), 21)
 
     refs = [[r] for r in reference]
-    corpus = WeightsExplorer(corpus=(hyps, refs), tokenizer="13a", smoothing="exp")
+    corpus = WeightsExplorer(corpus=(hyps, refs), tokenize="13a", smoothing="exp")
     corpus_s = _slider_latency(corpus)
     corpus_recount_s = median_time(lambda: weights_view(count_corpus(hyps, refs, "13a"), (1, 1, 1, 0.5)), 3)
 

@@ -6,9 +6,52 @@ The metrics live in their own modules so that each can be read on its own:
     >>> round(sentence_bleu("the cat sat on the mat", ["the cat is on the mat"], weights=(0.5, 0.5)).score, 4)
     0.7071
 
-Modules: ``tokenize`` (tokenizers by name), ``ngrams`` (counting), ``bleu``, ``gleu``, ``rouge``,
-``tables`` (pandas views of every step), ``plots`` (matplotlib), ``widgets`` (ipywidgets),
-``data`` (the corpora shipped in ``data/``).  Importing ``evalkit`` imports none of the heavy ones.
+Where things live (hypothesis first, references second, everywhere; a tokenizer is chosen by name with
+``tokenize=``):
+
+==================  ======================================================================================
+``tokenize``        every tokenizer, by name (none, 13a, intl, char, char-with-spaces, rouge-score, unicode,
+                    unicode-cjk, nltk), and the Porter ``stem``
+``ngrams``          n-grams and clipped counts
+``lcs``             longest common subsequence tables and paths (ROUGE-L, -Lsum, -W)
+``bleu``            BLEU: statistics, smoothing, sentence and corpus scores
+``gleu``            GLEU for grammatical error correction, and ``python -m evalkit.gleu``
+``google_bleu``     Google's GLEU (Wu et al. 2016), a different metric with the same name
+``chrf``            chrF and chrF++ (Popović 2015, 2017)
+``ter``             TER with TERCOM's greedy shift search (Snover et al. 2006)
+``significance``    paired bootstrap and approximate randomization (Koehn 2004; Riezler & Maxwell 2005)
+``correlation``     Pearson and Kendall correlation with human scores, with bootstrap intervals
+``rouge``           ROUGE of one hypothesis: N, L, Lsum, W, S, SU, and the multi-reference rules
+``rouge_many``      several ROUGE variants of many pairs at once (rouge-score's ``RougeScorer``)
+``rouge_corpus``    corpus ROUGE with a bootstrap confidence interval
+``ranking``         ranking systems by score (one tie rule)
+``fast``            metric-agnostic fast engines and their caches (no metric lives there)
+``tables``          pandas views of every step; ``plots`` (matplotlib); ``widgets`` (ipywidgets)
+``data``            the corpora shipped in ``data/``
+==================  ======================================================================================
+
+Importing ``evalkit`` imports none of them; :func:`clear_caches` and :func:`cache_info` reach the caches
+of the fast paths (lessons 09 and 10).
 """
 
 __version__ = "0.1.0"
+
+
+def clear_caches() -> None:
+    """Forget every cached tokenization, reference count, ROUGE profile and reference index, so that the
+    next call starts cold, as in a new process."""
+    from . import fast
+
+    fast.clear_caches()
+
+
+def cache_info(memory: bool = False) -> dict:
+    """How many entries each of evalkit's caches holds, by cache name; with ``memory=True``, per cache its
+    entries, approximate bytes and byte budget (:func:`evalkit.fast.cache_info`).
+
+    >>> clear_caches(); sum(cache_info().values())
+    0
+    """
+    from . import fast
+
+    return fast.cache_info(memory)

@@ -7,7 +7,9 @@ says what was wrong and what was expected, instead of an IndexError or ZeroDivis
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+import numbers
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 Tokens = tuple[str, ...]
@@ -81,14 +83,27 @@ def check_same_length(**lists: Sequence[Any]) -> None:
 
 
 def check_weights(weights: Any) -> tuple[float, ...]:
-    """Non-empty, finite, non-negative, not all zero. Returned as floats, *not* normalized."""
+    """Non-empty, finite, non-negative, not all zero. Returned as floats, *not* normalized.
+
+    The i-th weight belongs to the n-gram order i + 1, so the order of the weights matters: a set or a
+    dict is refused (a set would also collapse equal weights: {0.25, 0.25, 0.25, 0.25} is {0.25}).  Any
+    other iterable is read exactly once (a generator works); numpy numbers are numbers.
+
+    >>> check_weights(w for w in (1, 1))
+    (1.0, 1.0)
+    """
+    if isinstance(weights, (AbstractSet, Mapping)):
+        raise TypeError(
+            f"weights is a {type(weights).__name__}; the i-th weight belongs to n-gram order i + 1, so give "
+            "a sequence such as a tuple or list, e.g. (0.25, 0.25, 0.25, 0.25)"
+        )
     if isinstance(weights, (str, bytes)) or not isinstance(weights, Iterable):
-        raise TypeError(f"weights must be a sequence of numbers, got {type(weights).__name__}")
-    ws = tuple(weights)
+        raise TypeError(f"weights must be a sequence of numbers such as a tuple or list, got {type(weights).__name__}")
+    ws = tuple(weights)  # read once: a generator is consumed here, and only here
     if not ws:
         raise ValueError("weights is empty; give one weight per n-gram order, e.g. (0.25, 0.25, 0.25, 0.25)")
     for i, w in enumerate(ws):
-        if isinstance(w, bool) or not isinstance(w, (int, float)):
+        if isinstance(w, bool) or not isinstance(w, numbers.Real):
             raise TypeError(f"weights[{i}] is a {type(w).__name__}; weights must be numbers")
         if not math.isfinite(w):
             raise ValueError(f"weights[{i}] is {w}; weights must be finite")
@@ -99,9 +114,87 @@ def check_weights(weights: Any) -> tuple[float, ...]:
     return tuple(float(w) for w in ws)
 
 
+def normalize_weights(weights: Sequence[float]) -> tuple[float, ...]:
+    """Checked ``weights`` divided by their sum, so that they sum to 1.
+
+    Huge weights, whose sum overflows a float, are first divided by the largest one (which does not
+    change the result): ``(1e308, 1e308)`` gives ``(0.5, 0.5)``.  Ordinary weights are divided by their
+    exact (``math.fsum``) sum directly, so their results do not change by a single bit.
+
+    >>> normalize_weights((1e308, 1e308)), normalize_weights((1, 3))
+    ((0.5, 0.5), (0.25, 0.75))
+    """
+    ws = check_weights(weights)
+    try:
+        total = math.fsum(ws)
+    except OverflowError:
+        total = math.inf
+    if math.isinf(total):
+        top = max(ws)
+        ws = tuple(w / top for w in ws)
+        total = math.fsum(ws)
+    return tuple(w / total for w in ws)
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """A yes/no option must be ``True`` or ``False`` (numpy's bool too): ``"no"`` is a non-empty string,
+    hence true, and would silently switch the option on.
+
+    >>> check_bool("lowercase", False)
+    False
+    """
+    if isinstance(value, bool):
+        return value
+    if type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, got {value!r}")
+
+
+def check_nonnegative(name: str, value: Any, what: str = "a number") -> float:
+    """A non-negative finite number (numpy numbers too, bool refused); ``what`` says what it stands for."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be {what} (a non-negative number), got {value!r}")
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError(f"{name} must be {what} (a non-negative finite number), got {value}")
+    return value
+
+
+def check_length(name: str, value: Any) -> int:
+    """A length (a count of tokens): a non-negative int (numpy integers too, bool refused)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be a non-negative int (a number of tokens), got {value!r}")
+    if value < 0:
+        raise ValueError(f"{name} must be a non-negative int (a number of tokens), got {value}")
+    return int(value)
+
+
 def check_int(name: str, value: Any, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, got {value}")
     return value
+
+
+def check_string(value: Any, what: str) -> str:
+    """A text that the metric tokenizes itself: a str (not a token list)."""
+    if value is None:
+        raise TypeError(f"{what} is None; expected a string")
+    if not isinstance(value, str):
+        raise TypeError(f"{what} is a {type(value).__name__}; expected a string (it is tokenized by the metric)")
+    return value
+
+
+def check_system_scores(scores: Any) -> list[str]:
+    """A dict setting -> {system: score}, every setting scoring the same systems; returns the system names."""
+    if not isinstance(scores, dict) or not scores:
+        raise TypeError("scores must be a non-empty dict: setting (e.g. tokenizer) -> {system: score}")
+    systems = None
+    for setting, by_system in scores.items():
+        if not isinstance(by_system, dict) or not by_system:
+            raise TypeError(f"scores[{setting!r}] must be a non-empty dict of system -> score")
+        if systems is None:
+            systems = list(by_system)
+        elif set(by_system) != set(systems):
+            raise ValueError(f"scores[{setting!r}] does not score the same systems as the first setting")
+    return systems

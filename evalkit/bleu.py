@@ -32,10 +32,11 @@ Weights are divided by their sum, so ``(1, 1)`` means ``(0.5, 0.5)`` and the sco
 from __future__ import annotations
 
 import math
+import numbers
 import sys
 from collections.abc import Mapping, Sequence
 from itertools import chain
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -45,13 +46,17 @@ from ._checks import (
     check_choice,
     check_corpus,
     check_int,
+    check_length,
+    check_nonnegative,
     check_references,
     check_same_length,
     check_text,
+    check_bool,
     check_weights,
+    normalize_weights,
 )
 from .ngrams import clipped_matches
-from .tokenize import TOKENIZERS, get_tokenizer
+from .tokenize import check_tokenize, get_tokenizer
 
 SACREBLEU_SMOOTHING = ("none", "floor", "add-k", "exp")
 NLTK_SMOOTHING = tuple(f"method{k}" for k in range(8))
@@ -122,13 +127,31 @@ class BLEUStats:
         return NotImplemented
 
 
-def closest_ref_length(ref_lens: Sequence[int], hyp_len: int) -> int:
-    """The reference length nearest to ``hyp_len``; on a tie, the shorter one (NLTK and sacreBLEU agree)."""
+def closest_ref_length(hyp_len: int, ref_lens: Sequence[int]) -> int:
+    """The reference length nearest to ``hyp_len``; on a tie, the shorter one (NLTK and sacreBLEU agree).
+
+    >>> closest_ref_length(10, [11, 9])
+    9
+    """
+    check_length("hyp_len", hyp_len)
+    if isinstance(ref_lens, (str, bytes)) or not isinstance(ref_lens, Sequence) or len(ref_lens) == 0:
+        raise ValueError(f"ref_lens must be a non-empty list of reference lengths, got {ref_lens!r}")
+    for j, r in enumerate(ref_lens):
+        check_length(f"ref_lens[{j}]", r)
     return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
 
 
 def brevity_penalty(hyp_len: int, ref_len: int) -> float:
-    """BP = 1 if c > r, else exp(1 - r/c); 0 for an empty hypothesis (c = 0)."""
+    """BP = 1 if c > r, else exp(1 - r/c); 0 for an empty hypothesis (c = 0).
+
+    Both lengths are non-negative numbers: token counts, or a length ratio c/r with r = 1 (BP depends on
+    c/r only).  A negative or non-finite length is refused (``brevity_penalty(-1, 5)`` used to give 403.4).
+
+    >>> round(brevity_penalty(4, 5), 4), brevity_penalty(6, 5)
+    (0.7788, 1.0)
+    """
+    check_nonnegative("hyp_len", hyp_len, "a length")
+    check_nonnegative("ref_len", ref_len, "a length")
     if hyp_len > ref_len:
         return 1.0
     if hyp_len == 0:
@@ -154,7 +177,7 @@ def stats_from_tokens(
     ref_lens = [len(r) for r in references]
     return BLEUStats(
         hyp_len=len(hypothesis),
-        closest_ref_len=closest_ref_length(ref_lens, len(hypothesis)),
+        closest_ref_len=closest_ref_length(len(hypothesis), ref_lens),
         shortest_ref_len=min(ref_lens),
         matches=tuple(matches),
         totals=tuple(totals),
@@ -165,7 +188,11 @@ def stats_from_tokens(
     )
 
 
-def _segment_tokens(hypothesis: Any, references: Any, tokenize: str, lowercase: bool, where: str = ""):
+def segment_tokens(hypothesis: Any, references: Any, tokenize: str, lowercase: bool = False, where: str = ""):
+    """(hypothesis tokens, list of reference tokens) of one segment, checked: strings are split by the
+    tokenizer called ``tokenize``, token sequences are used as they are; ``where`` names the segment in
+    error messages."""
+    check_bool("lowercase", lowercase)
     tokenizer = get_tokenizer(tokenize)
     hyp = as_tokens(hypothesis, f"hypothesis{where}", tokenizer, lowercase)
     refs = check_references(references, f"references{where}")
@@ -183,8 +210,8 @@ def sentence_stats(
 ) -> BLEUStats:
     """The sufficient statistics of one segment against its references."""
     check_int("max_order", max_order, 1)
-    check_choice("tokenizer", tokenize, TOKENIZERS)
-    hyp, refs = _segment_tokens(hypothesis, references, tokenize, lowercase)
+    check_tokenize(tokenize)
+    hyp, refs = segment_tokens(hypothesis, references, tokenize, lowercase)
     return stats_from_tokens(hyp, refs, max_order, tokenize=tokenize, lowercase=lowercase)
 
 
@@ -198,13 +225,13 @@ def segment_stats(
 ) -> list[BLEUStats]:
     """One :class:`BLEUStats` per segment; ``references[i]`` lists the references of ``hypotheses[i]``."""
     check_int("max_order", max_order, 1)
-    check_choice("tokenizer", tokenize, TOKENIZERS)
+    check_tokenize(tokenize)
     check_corpus("hypotheses", hypotheses)
     check_corpus("references", references)
     check_same_length(hypotheses=hypotheses, references=references)
     out = []
     for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
-        hyp_tokens, ref_tokens = _segment_tokens(hyp, refs, tokenize, lowercase, where=f"[{i}]")
+        hyp_tokens, ref_tokens = segment_tokens(hyp, refs, tokenize, lowercase, where=f"[{i}]")
         out.append(stats_from_tokens(hyp_tokens, ref_tokens, max_order, tokenize=tokenize, lowercase=lowercase))
     return out
 
@@ -220,9 +247,10 @@ def _all_texts(items: Sequence[Any]) -> bool:
     return set(map(type, chain.from_iterable(sequences))) <= {str}
 
 
-def _validate_corpus(hypotheses, references, max_order, tokenize) -> None:
+def _validate_corpus(hypotheses, references, max_order, tokenize, lowercase) -> None:
     check_int("max_order", max_order, 1)
-    check_choice("tokenizer", tokenize, TOKENIZERS)
+    check_bool("lowercase", lowercase)
+    check_tokenize(tokenize)
     check_corpus("hypotheses", hypotheses)
     check_corpus("references", references)
     check_same_length(hypotheses=hypotheses, references=references)
@@ -241,15 +269,110 @@ def _validate_corpus(hypotheses, references, max_order, tokenize) -> None:
             check_text(ref, f"references[{i}][{j}]")
 
 
-def _corpus_stats(hypotheses, references, max_order, tokenize, lowercase, fast) -> BLEUStats:
-    """The summed statistics of a corpus, counted the readable or the fast way."""
-    if not fast:
-        return sum(segment_stats(hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase))
-    from .fast import corpus_counts_vectorized  # the second implementation; tests prove it equal
+def _closest_and_shortest(hyp_lens, ref_lens) -> tuple[int, int]:
+    """The summed closest and shortest reference lengths of a corpus."""
+    closest = shortest = 0
+    for n_tokens, lens in zip(hyp_lens, ref_lens):
+        if len(lens) == 1:
+            closest += lens[0]
+            shortest += lens[0]
+        else:
+            closest += min(lens, key=lambda r: (abs(r - n_tokens), r))  # closest_ref_length, unchecked
+            shortest += min(lens)
+    return closest, shortest
 
-    _validate_corpus(hypotheses, references, max_order, tokenize)
-    total = corpus_counts_vectorized(hypotheses, references, max_order, tokenize, lowercase)
-    return BLEUStats(segments=len(hypotheses), tokenize=tokenize, lowercase=lowercase, **total)
+
+def corpus_stats_counter(
+    hypotheses: Sequence[str | Sequence[str]],
+    references: Sequence[Sequence[str | Sequence[str]]],
+    *,
+    max_order: int = 4,
+    tokenize: str = "none",
+    lowercase: bool = False,
+) -> BLEUStats:
+    """:func:`corpus_stats` counted per segment with one ``Counter`` per order, the reference counts
+    cached (:func:`evalkit.fast.reference_side`), and plain integers added up: a fast path between the
+    readable :func:`segment_stats` and the integer index of :func:`corpus_stats_indexed`.
+
+        >>> corpus_stats_counter(["the cat sat"], [["the cat sat down"]]).matches
+        (3, 2, 1, 0)
+    """
+    from . import fast
+
+    _validate_corpus(hypotheses, references, max_order, tokenize, lowercase)
+    tok = fast.cached_tokenizer(tokenize)
+    hyp_lens, ref_lens = [], []
+    matches, totals = [0] * max_order, [0] * max_order
+    for hyp, refs in zip(hypotheses, references):
+        h = fast.as_tuple(hyp, tok, lowercase)
+        lens, ref_counts = fast.reference_side(tuple(fast.as_tuple(r, tok, lowercase) for r in refs), max_order)
+        hyp_lens.append(len(h))
+        ref_lens.append(lens)
+        for n in range(1, max_order + 1):
+            matches[n - 1] += fast.clipped_total(fast.order_counts(h, n), ref_counts[n - 1])
+            totals[n - 1] += max(0, len(h) - n + 1)
+    empty = [sum(1 for k in hyp_lens if k < n) for n in range(1, max_order + 1)]
+    return _stats_from_sums(hyp_lens, ref_lens, matches, totals, tokenize, lowercase, empty)
+
+
+def corpus_stats_indexed(
+    hypotheses: Sequence[str | Sequence[str]],
+    references: Sequence[Sequence[str | Sequence[str]]],
+    *,
+    max_order: int = 4,
+    tokenize: str = "none",
+    lowercase: bool = False,
+) -> BLEUStats:
+    """:func:`corpus_stats` counted for the whole corpus at once with integer n-gram ids
+    (:class:`evalkit.fast.ReferenceIndex`, cached: see ``evalkit.cache_info()``).  A corpus of more than
+    ``INDEXED_CHUNK`` segments is counted a chunk of segments at a time and the statistics summed (they
+    are additive), so that the integer tables of a million segments are never all in memory at once.
+
+        >>> corpus_stats_indexed(["the cat sat"], [["the cat sat down"]]).matches
+        (3, 2, 1, 0)
+    """
+    _validate_corpus(hypotheses, references, max_order, tokenize, lowercase)
+    if len(hypotheses) <= INDEXED_CHUNK:
+        return _indexed_stats(hypotheses, references, max_order, tokenize, lowercase)
+    hypotheses, references = list(hypotheses), list(references)
+    return sum(_indexed_stats(hypotheses[i:i + INDEXED_CHUNK], references[i:i + INDEXED_CHUNK], max_order, tokenize,
+                              lowercase) for i in range(0, len(hypotheses), INDEXED_CHUNK))
+
+
+INDEXED_CHUNK = 100_000  # segments counted at once by corpus_stats_indexed (~0.5 GB of tables and tokens)
+
+
+def _indexed_stats(hypotheses, references, max_order, tokenize, lowercase) -> BLEUStats:
+    from . import fast
+
+    index = fast.reference_index(references, tokenize, lowercase, max_order)
+    tok = fast.cached_tokenizer(tokenize)
+    hyp_tokens = [fast.as_tuple(h, tok, lowercase) for h in hypotheses]
+    import numpy as np  # the totals from an array of lengths
+
+    hyp_lens = list(map(len, hyp_tokens))
+    lens = np.asarray(hyp_lens, dtype=np.int64)
+    totals = [int(np.maximum(lens - n + 1, 0).sum()) for n in range(1, max_order + 1)]
+    empty = [int((lens < n).sum()) for n in range(1, max_order + 1)]
+    return _stats_from_sums(hyp_lens, index.ref_lens, index.matches(hyp_tokens), totals, tokenize, lowercase, empty)
+
+
+def _stats_from_sums(hyp_lens, ref_lens, matches, totals, tokenize, lowercase, empty) -> BLEUStats:
+    """One BLEUStats from the per-segment lengths and the summed matches, totals and empty orders."""
+    closest, shortest = _closest_and_shortest(hyp_lens, ref_lens)
+    nrefs = set(map(len, ref_lens))
+    return BLEUStats(
+        hyp_len=sum(hyp_lens),
+        closest_ref_len=closest,
+        shortest_ref_len=shortest,
+        matches=tuple(int(m) for m in matches),
+        totals=tuple(totals),
+        empty=tuple(empty),
+        segments=len(hyp_lens),
+        nrefs=nrefs.pop() if len(nrefs) == 1 else None,
+        tokenize=tokenize,
+        lowercase=lowercase,
+    )
 
 
 def corpus_stats(
@@ -261,12 +384,18 @@ def corpus_stats(
     lowercase: bool = False,
     fast: bool = True,
 ) -> BLEUStats:
-    """The summed statistics of a corpus: equal to ``sum(segment_stats(...))``.
+    """The summed statistics of a corpus: ``sum(segment_stats(...))``, the readable way (``fast=False``).
 
-    ``fast=True`` counts with :mod:`evalkit.fast` (cached references, integer n-gram ids); ``fast=False``
-    adds up :func:`segment_stats`, the readable way.  Both give the same statistics.
+    ``fast=True`` (the default, as scoring whole corpora is what this is for) counts the same statistics
+    with :func:`corpus_stats_indexed` (integer n-gram ids, cached references); the tests prove them equal.
+
+        >>> corpus_stats(["the cat sat"], [["the cat sat down"]], fast=False).matches
+        (3, 2, 1, 0)
     """
-    return _corpus_stats(hypotheses, references, max_order, tokenize, lowercase, fast)
+    check_bool("fast", fast)
+    if not fast:
+        return sum(segment_stats(hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase))
+    return corpus_stats_indexed(hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
 
 
 def system_stats(
@@ -361,87 +490,231 @@ def _signature(stats: BLEUStats, weights, smoothing, smooth_value, effective_ord
 
 
 # --------------------------------------------------------------------------------------------------------
-# Smoothing: sacreBLEU's family
+# Precisions, one small function per smoothing method
 # --------------------------------------------------------------------------------------------------------
-def _sacrebleu_precisions(matches, totals, smoothing, smooth_value, effective_order):
-    """sacreBLEU's procedure: returns (precision per order, number of orders used)."""
-    order = len(matches)
-    precisions = [0.0] * order
-    used = order
-    halving = 1.0  # 'exp': 1/2, 1/4, ... of a match for each successive zero (NIST mteval-v13a)
-    for i in range(order):
-        correct, total = matches[i], totals[i]
-        if smoothing == "add-k" and i > 0:
-            correct, total = correct + smooth_value, total + smooth_value
+@dataclass(frozen=True)
+class PrecisionInputs:
+    """What a smoothing method reads, per order n (index n-1, for the orders that carry a weight):
+    clipped ``matches`` and hypothesis n-gram ``totals``; plus what single methods need.
+
+    NLTK's methods see ``nltk_totals`` (each segment's max(1, total), summed: NLTK counts an order with
+    no n-gram as 0/1), ``nltk_5grams`` (matches and totals of the 5-grams, which methods 5 and 7 average
+    in after the last order) and ``hyp_ngrams`` (the hypothesis n-gram counts method 6 divides by).
+    """
+
+    matches: tuple[int, ...]
+    totals: tuple[int, ...]
+    hyp_len: int
+    effective_order: bool = False
+    smooth_value: float | None = None
+    nltk_totals: tuple[int, ...] = ()
+    nltk_5grams: tuple[int, int] = (0, 1)
+    hyp_ngrams: tuple[int, ...] = ()
+
+
+# sacreBLEU's family: p_n = matches / total; a smoothing method only says what a zero match becomes.
+# Every function returns (precision per order, number of orders used): sacreBLEU stops at the first
+# order with no n-grams at all, and with effective order the geometric mean uses the orders before it.
+def _sacrebleu_loop(c: PrecisionInputs, matches, totals, zero_match) -> tuple[list[float], int]:
+    order = len(c.matches)
+    precisions, used = [0.0] * order, order
+    if not any(c.matches):
+        return precisions, used  # no match of any order: BLEU is 0, whatever the smoothing
+    for i, (correct, total) in enumerate(zip(matches, totals)):
         if total == 0:
-            break  # no n-grams of this order: stop (with effective order, the mean uses the orders so far)
-        if effective_order:
+            break
+        if c.effective_order:
             used = i + 1
-        if correct > 0:
-            precisions[i] = correct / total
-        elif smoothing == "exp":
-            halving *= 2
-            precisions[i] = 1 / (halving * total)
-        elif smoothing == "floor":
-            precisions[i] = smooth_value / total
+        precisions[i] = correct / total if correct > 0 else zero_match(total)
     return precisions, used
 
 
-# --------------------------------------------------------------------------------------------------------
-# Smoothing: NLTK's family (Chen & Cherry 2014, as nltk.translate.bleu_score implements them)
-# --------------------------------------------------------------------------------------------------------
-def _nltk_precisions(method: int, num, den, hyp_len, extra_num5, extra_den5, hyp_totals):
-    """NLTK's smoothing ``method`` on precisions num[i]/den[i] (den already floored at 1 per segment).
+def precisions_none(c: PrecisionInputs) -> tuple[list[float], int]:
+    """Exact BLEU: a zero match stays 0 (and makes the score 0)."""
+    return _sacrebleu_loop(c, c.matches, c.totals, lambda total: 0.0)
 
-    ``extra_num5/extra_den5`` is the 5-gram precision that method 5 averages in after the last order;
-    ``hyp_totals`` are the hypothesis n-gram counts that method 6 divides by.
-    """
-    p = [Fraction(a, b) for a, b in zip(num, den)]
-    if method == 0:
-        # No smoothing: a zero precision becomes the smallest float, so the log stays finite.
-        return [p[i] if num[i] else sys.float_info.min for i in range(len(p))]
-    if method == 1:
-        return [p[i] if num[i] else (num[i] + NLTK_EPSILON) / den[i] for i in range(len(p))]
-    if method == 2:
-        return [p[0]] + [Fraction(num[i] + 1, den[i] + 1) for i in range(1, len(p))]
-    if method == 3:
-        k = 1
-        for i in range(len(p)):
-            if num[i] == 0:
-                p[i] = 1 / (2**k * den[i])
-                k += 1
-        return p
-    if method == 4 or method == 7:
-        k = 1
-        for i in range(len(p)):
-            if num[i] == 0 and hyp_len > 1:
-                p[i] = (1 / (2**k * NLTK_K / math.log(hyp_len))) / den[i]
-                k += 1
-        if method == 4:
-            return p
-    if method == 5 or method == 7:
-        following = p + [Fraction(extra_num5, extra_den5)]  # p_{n+1} before smoothing; p_5 after the last
-        previous = p[0] + 1
-        for i in range(len(p)):
-            p[i] = (previous + following[i] + following[i + 1]) / 3
-            previous = p[i]
-        return p
-    if method == 6:
-        if len(p) < 3 or num[2] == 0:
+
+def precisions_floor(c: PrecisionInputs) -> tuple[list[float], int]:
+    """A zero match counts as ``smooth_value`` matches (0.1 by default)."""
+    return _sacrebleu_loop(c, c.matches, c.totals, lambda total: c.smooth_value / total)
+
+
+def precisions_add_k(c: PrecisionInputs) -> tuple[list[float], int]:
+    """``smooth_value`` (1 by default) is added to the matches and the totals of every order n > 1."""
+    k = c.smooth_value
+    matches = [m if i == 0 else m + k for i, m in enumerate(c.matches)]
+    totals = [t if i == 0 else t + k for i, t in enumerate(c.totals)]
+    return _sacrebleu_loop(c, matches, totals, lambda total: 0.0)
+
+
+def precisions_exp(c: PrecisionInputs) -> tuple[list[float], int]:
+    """NIST's (mteval-v13a): the k-th order with no match gets 1 / (2^k total)."""
+    halving = 1.0
+
+    def zero_match(total: int) -> float:
+        nonlocal halving
+        halving *= 2
+        return 1 / (halving * total)
+
+    return _sacrebleu_loop(c, c.matches, c.totals, zero_match)
+
+
+# NLTK's family (Chen & Cherry 2014, as nltk.translate.bleu_score implements them), on the precisions
+# num[i] / den[i] of the orders used, with den = nltk_totals.  Each returns one precision per order.
+def _fractions(c: PrecisionInputs) -> list:
+    return [Fraction(a, b) for a, b in zip(c.matches, c.nltk_totals)]
+
+
+def nltk_method0(c: PrecisionInputs) -> list:
+    """No smoothing: a zero precision becomes the smallest float, so that its log stays finite."""
+    p = _fractions(c)
+    return [p[i] if c.matches[i] else sys.float_info.min for i in range(len(p))]
+
+
+def nltk_method1(c: PrecisionInputs) -> list:
+    """A zero match counts as epsilon (0.1) matches."""
+    p = _fractions(c)
+    return [p[i] if c.matches[i] else (c.matches[i] + NLTK_EPSILON) / c.nltk_totals[i] for i in range(len(p))]
+
+
+def nltk_method2(c: PrecisionInputs) -> list:
+    """Add 1 to the matches and the totals of every order n > 1 (Lin & Och 2004)."""
+    num, den = c.matches, c.nltk_totals
+    return [Fraction(num[0], den[0])] + [Fraction(num[i] + 1, den[i] + 1) for i in range(1, len(num))]
+
+
+def nltk_method3(c: PrecisionInputs) -> list:
+    """NIST geometric sequence: the k-th order with no match gets 1 / (2^k total)."""
+    p, k = _fractions(c), 1
+    for i in range(len(p)):
+        if c.matches[i] == 0:
+            p[i] = 1 / (2**k * c.nltk_totals[i])
+            k += 1
+    return p
+
+
+def nltk_method4(c: PrecisionInputs) -> list:
+    """Like method 3, but shorter hypotheses get a larger share: 1 / (2^k K / ln(hyp_len)) / total."""
+    p, k = _fractions(c), 1
+    for i in range(len(p)):
+        if c.matches[i] == 0 and c.hyp_len > 1:
+            p[i] = (1 / (2**k * NLTK_K / math.log(c.hyp_len))) / c.nltk_totals[i]
+            k += 1
+    return p
+
+
+def nltk_method5(c: PrecisionInputs, p: list | None = None) -> list:
+    """Each precision becomes the mean of itself, the previous smoothed one (p_0 = p_1 + 1) and the next
+    one (after the last order: the 5-gram precision).  NLTK averages precisions where Chen & Cherry
+    average match counts, so a perfect hypothesis can score above 1; reproduced as NLTK computes it."""
+    p = _fractions(c) if p is None else p
+    following = p + [Fraction(*c.nltk_5grams)]  # p_{n+1} before smoothing; p_5 after the last order
+    previous = p[0] + 1
+    for i in range(len(p)):
+        p[i] = (previous + following[i] + following[i + 1]) / 3
+        previous = p[i]
+    return p
+
+
+def nltk_method6(c: PrecisionInputs) -> list:
+    """Interpolate with the prior p_{n-1}^2 / p_{n-2} (alpha = 5), for the orders n >= 3."""
+    p, num = _fractions(c), c.matches
+    if len(p) < 3 or num[2] == 0:
+        raise ValueError(
+            "smoothing 'method6' needs at least three n-gram orders and a non-zero 3-gram precision "
+            "(NLTK refuses with an AssertionError here); use another smoothing method"
+        )
+    for i in range(2, len(p)):
+        prior = 0 if p[i - 2] == 0 else p[i - 1] ** 2 / p[i - 2]
+        p[i] = (num[i] + NLTK_ALPHA * prior) / (c.hyp_ngrams[i] + NLTK_ALPHA)
+    return p
+
+
+def nltk_method7(c: PrecisionInputs) -> list:
+    """Method 4, then method 5 on its result."""
+    return nltk_method5(c, nltk_method4(c))
+
+
+SACREBLEU_PRECISIONS = {
+    "none": precisions_none,
+    "floor": precisions_floor,
+    "add-k": precisions_add_k,
+    "exp": precisions_exp,
+}
+NLTK_PRECISIONS = {
+    "method0": nltk_method0,
+    "method1": nltk_method1,
+    "method2": nltk_method2,
+    "method3": nltk_method3,
+    "method4": nltk_method4,
+    "method5": nltk_method5,
+    "method6": nltk_method6,
+    "method7": nltk_method7,
+}
+
+
+def smoothed_precisions(c: PrecisionInputs, smoothing: str) -> tuple[list, int]:
+    """(precision per order, number of orders used) under the smoothing method called ``smoothing``."""
+    if smoothing in SACREBLEU_PRECISIONS:
+        return SACREBLEU_PRECISIONS[smoothing](c)
+    used = len(c.matches)
+    if c.effective_order:  # keep the leading orders that have at least one hypothesis n-gram
+        used = next((i for i, t in enumerate(c.totals) if t == 0), used)
+    if used == 0 or c.matches[0] == 0:
+        return [0.0] * used, used  # NLTK: no unigram match means BLEU 0, whatever the smoothing
+    kept = replace(c, matches=c.matches[:used], totals=c.totals[:used], nltk_totals=c.nltk_totals[:used])
+    return NLTK_PRECISIONS[smoothing](kept), used
+
+
+def geometric_mean(precisions, weights: Sequence[float], smoothing: str) -> float:
+    """exp(sum of w_n log p_n) over the weighted orders, or 0 when a weighted precision is 0 (sacreBLEU);
+    NLTK's methods leave out a precision that is still 0 after smoothing instead."""
+    if smoothing in SACREBLEU_PRECISIONS:
+        if any(w > 0 and p == 0 for w, p in zip(weights, precisions)):
+            return 0.0
+        return math.exp(math.fsum(w * math.log(p) for w, p in zip(weights, precisions) if w > 0))
+    if not any(p > 0 for p in precisions):
+        return 0.0  # NLTK: no unigram match (then no precision is positive) means BLEU 0
+    return math.exp(math.fsum(w * math.log(p) for w, p in zip(weights, precisions) if p > 0))
+
+
+# --------------------------------------------------------------------------------------------------------
+# Scoring: validate -> precisions -> geometric mean x brevity penalty
+# --------------------------------------------------------------------------------------------------------
+def _check_scoring(stats, weights, smoothing, effective_order, ref_length, smooth_value) -> tuple[float, ...]:
+    if not isinstance(stats, BLEUStats):
+        raise TypeError(f"stats must be BLEUStats, got {type(stats).__name__}")
+    raw_weights = check_weights(weights)
+    check_choice("smoothing", smoothing, SMOOTHING)
+    check_choice("ref_length", ref_length, REF_LENGTHS)
+    check_bool("effective_order", effective_order)
+    if smooth_value is not None:
+        if smoothing not in DEFAULT_SMOOTH_VALUES:
+            raise ValueError(f"smooth_value applies to 'floor' and 'add-k' only, not {smoothing!r}")
+        if isinstance(smooth_value, bool) or not isinstance(smooth_value, numbers.Real):
+            raise TypeError(f"smooth_value must be a number, got {type(smooth_value).__name__}")
+        if not (math.isfinite(smooth_value) and smooth_value >= 0):
             raise ValueError(
-                "smoothing 'method6' needs at least three n-gram orders and a non-zero 3-gram precision "
-                "(NLTK refuses with an AssertionError here); use another smoothing method"
+                f"smooth_value must be a finite number >= 0 (0 leaves a zero match a zero precision, as in "
+                f"sacreBLEU), got {smooth_value!r}"
             )
-        for i in range(2, len(p)):
-            prior = 0 if p[i - 2] == 0 else p[i - 1] ** 2 / p[i - 2]
-            p[i] = (num[i] + NLTK_ALPHA * prior) / (hyp_totals[i] + NLTK_ALPHA)
-        return p
-    raise AssertionError(method)  # unreachable: the name was checked
+        if smoothing == "floor" and smooth_value > 1:
+            raise ValueError(
+                f"smooth_value for 'floor' is the number of matches a zero match counts as; above 1 a precision "
+                f"(smooth_value / total) could exceed 1 and BLEU with it: give a value in [0, 1] (default 0.1), "
+                f"got {smooth_value!r}"
+            )
+    order = len(raw_weights)
+    needed = max(order, 5) if smoothing in ("method5", "method7") else order
+    if stats.max_order < needed:
+        raise ValueError(
+            f"these statistics were counted up to order {stats.max_order}, but {order} weights"
+            f"{' and ' + smoothing + ' (which reads 5-grams)' if needed > order else ''} need order {needed}; "
+            f"count them with max_order={needed}"
+        )
+    return raw_weights
 
 
-# --------------------------------------------------------------------------------------------------------
-# Scoring
-# --------------------------------------------------------------------------------------------------------
 def score_stats(
     stats: BLEUStats,
     *,
@@ -454,77 +727,40 @@ def score_stats(
 ) -> BLEUResult:
     """Turn sufficient statistics into a BLEU result; nothing is recounted.
 
+    BLEU = BP x exp(sum over n of w_n log p_n), with the precisions p_n of :func:`smoothed_precisions`.
+
     ``nltk_last_stats``: reproduce NLTK's ``corpus_bleu``, whose smoothing methods 5-7 read their extra
     counts (the 5-gram precision, the hypothesis n-gram counts) from the *last* segment only.
-    """
-    if not isinstance(stats, BLEUStats):
-        raise TypeError(f"stats must be BLEUStats, got {type(stats).__name__}")
-    raw_weights = check_weights(weights)
-    check_choice("smoothing", smoothing, SMOOTHING)
-    check_choice("ref_length", ref_length, REF_LENGTHS)
-    if not isinstance(effective_order, bool):
-        raise TypeError(f"effective_order must be True or False, got {effective_order!r}")
-    if smooth_value is not None:
-        if smoothing not in DEFAULT_SMOOTH_VALUES:
-            raise ValueError(f"smooth_value applies to 'floor' and 'add-k' only, not {smoothing!r}")
-        if isinstance(smooth_value, bool) or not isinstance(smooth_value, (int, float)) or not smooth_value > 0:
-            raise ValueError(f"smooth_value must be a positive number, got {smooth_value!r}")
-    order = len(raw_weights)
-    needed = max(order, 5) if smoothing in ("method5", "method7") else order
-    if stats.max_order < needed:
-        raise ValueError(
-            f"these statistics were counted up to order {stats.max_order}, but {order} weights"
-            f"{' and ' + smoothing + ' (which reads 5-grams)' if needed > order else ''} need order {needed}; "
-            f"count them with max_order={needed}"
-        )
 
+    >>> s = sentence_stats("the cat sat on the mat", ["the cat is on the mat"])
+    >>> round(score_stats(s, weights=(0.5, 0.5)).score, 4), round(score_stats(s, smoothing="exp").score, 4)
+    (0.7071, 0.3799)
+    """
+    raw_weights = _check_scoring(stats, weights, smoothing, effective_order, ref_length, smooth_value)
+    order = len(raw_weights)
     c, r = stats.hyp_len, stats.ref_len(ref_length)
     bp = brevity_penalty(c, r)
-    matches, totals = stats.matches[:order], stats.totals[:order]
 
-    if smoothing in SACREBLEU_SMOOTHING:
-        value = DEFAULT_SMOOTH_VALUES.get(smoothing) if smooth_value is None else float(smooth_value)
-        if not any(matches):
-            values, used = [0.0] * order, order
-        else:
-            values, used = _sacrebleu_precisions(matches, totals, smoothing, value, effective_order)
-    else:
-        used = order
-        if effective_order:  # keep the leading orders that have at least one hypothesis n-gram
-            used = next((i for i, t in enumerate(totals) if t == 0), order)
-        if used == 0 or matches[0] == 0:
-            values = [0.0] * used  # NLTK: no unigram match means BLEU 0, whatever the smoothing
-        else:
-            last = nltk_last_stats if nltk_last_stats is not None else stats
-            den = [t + e for t, e in zip(stats.totals, stats.empty)]  # NLTK's per-segment max(1, total)
-            last_den5 = last.totals[4] + last.empty[4] if last.max_order >= 5 else 1
-            values = _nltk_precisions(
-                int(smoothing[-1]),
-                list(matches[:used]),
-                den[:used],
-                c,
-                last.matches[4] if last.max_order >= 5 else 0,
-                last_den5,
-                last.totals,
-            )
+    last = nltk_last_stats if nltk_last_stats is not None else stats
+    inputs = PrecisionInputs(
+        matches=stats.matches[:order],
+        totals=stats.totals[:order],
+        hyp_len=c,
+        effective_order=effective_order,
+        smooth_value=DEFAULT_SMOOTH_VALUES.get(smoothing) if smooth_value is None else float(smooth_value),
+        nltk_totals=tuple(t + e for t, e in zip(stats.totals, stats.empty))[:order],
+        nltk_5grams=(last.matches[4], last.totals[4] + last.empty[4]) if last.max_order >= 5 else (0, 1),
+        hyp_ngrams=last.totals,
+    )
+    values, used = smoothed_precisions(inputs, smoothing)
 
     used_weights = raw_weights[:used]
-    weight_sum = math.fsum(used_weights)
-    if used == 0 or weight_sum == 0:
+    if used == 0 or not any(w > 0 for w in used_weights):
         score = 0.0  # nothing that carries weight could be measured
         norm_weights: tuple[float, ...] = tuple(0.0 for _ in used_weights)
     else:
-        norm_weights = tuple(w / weight_sum for w in used_weights)
-        if smoothing in SACREBLEU_SMOOTHING:
-            if any(w > 0 and p == 0 for w, p in zip(norm_weights, values)):
-                score = 0.0
-            else:
-                score = bp * math.exp(math.fsum(w * math.log(p) for w, p in zip(norm_weights, values) if w > 0))
-        elif not values or matches[0] == 0:
-            score = 0.0
-        else:
-            # NLTK leaves out any precision that is still 0 after smoothing.
-            score = bp * math.exp(math.fsum(w * math.log(p) for w, p in zip(norm_weights, values) if p > 0))
+        norm_weights = normalize_weights(used_weights)  # safe for huge weights: (1e308, 1e308) -> (0.5, 0.5)
+        score = bp * geometric_mean(values, norm_weights, smoothing)
 
     precisions = tuple(
         Precision(n=i + 1, matches=stats.matches[i], total=stats.totals[i], value=float(values[i]) if i < used else None)
@@ -543,46 +779,90 @@ def score_stats(
     )
 
 
-def _max_order_for(weights: Any, smoothing: str) -> int:
-    order = len(check_weights(weights))
+def _max_order_for(weights: tuple[float, ...], smoothing: str) -> int:
+    order = len(weights)
     return max(order, 5) if smoothing in ("method5", "method7") else order
+
+
+def is_weights_list(weights: Any) -> bool:
+    """Whether ``weights`` is NLTK's *list of weight tuples* (``[(0.5, 0.5), (1/3, 1/3, 1/3)]``), which asks
+    for one score per tuple, rather than one tuple of weights.
+
+    >>> is_weights_list([(0.5, 0.5), (1, 1, 1)]), is_weights_list((0.5, 0.5))
+    (True, False)
+    """
+    return (
+        isinstance(weights, (list, tuple))
+        and len(weights) > 0
+        and all(isinstance(w, Sequence) and not isinstance(w, (str, bytes)) for w in weights)
+    )
+
+
+def _checked_weights(weights: Any) -> list[tuple[float, ...]]:
+    """Every tuple of weights asked for: NLTK's list of tuples, or one tuple (read once, checked)."""
+    if is_weights_list(weights):
+        checked = []
+        for k, ws in enumerate(weights):
+            try:
+                checked.append(check_weights(ws))
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"weights[{k}]: {exc}") from exc
+        return checked
+    return [check_weights(weights)]
+
+
+def _bool_options(**options: Any) -> None:
+    for name, value in options.items():
+        check_bool(name, value)
 
 
 def sentence_bleu(
     hypothesis: str | Sequence[str],
     references: Sequence[str | Sequence[str]],
     *,
-    weights: Sequence[float] = DEFAULT_WEIGHTS,
+    weights: Sequence[float] | Sequence[Sequence[float]] = DEFAULT_WEIGHTS,
     smoothing: str = "none",
     tokenize: str = "none",
     lowercase: bool = False,
     effective_order: bool = False,
     ref_length: str = "closest",
     smooth_value: float | None = None,
-) -> BLEUResult:
+) -> BLEUResult | list[BLEUResult]:
     """BLEU of one hypothesis against its references (hypothesis first, then a list of references).
 
     A hypothesis or reference is a string (split by ``tokenize``) or a sequence of tokens (used as it is).
+
+    ``weights`` may also be NLTK's list of weight tuples: then the statistics are counted once and the
+    result is a list, one :class:`BLEUResult` per tuple (NLTK returns a list of floats there).
+
+    >>> [round(r.score, 4) for r in sentence_bleu("the cat sat on the mat", ["the cat is on the mat"],
+    ...                                           weights=[(1,), (0.5, 0.5)])]
+    [0.8333, 0.7071]
     """
     check_choice("smoothing", smoothing, SMOOTHING)
-    stats = sentence_stats(
-        hypothesis, references, max_order=_max_order_for(weights, smoothing), tokenize=tokenize, lowercase=lowercase
-    )
-    return score_stats(
-        stats,
-        weights=weights,
-        smoothing=smoothing,
-        effective_order=effective_order,
-        ref_length=ref_length,
-        smooth_value=smooth_value,
-    )
+    _bool_options(lowercase=lowercase, effective_order=effective_order)
+    all_weights = _checked_weights(weights)
+    max_order = max(_max_order_for(ws, smoothing) for ws in all_weights)
+    stats = sentence_stats(hypothesis, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
+    results = [
+        score_stats(
+            stats,
+            weights=ws,
+            smoothing=smoothing,
+            effective_order=effective_order,
+            ref_length=ref_length,
+            smooth_value=smooth_value,
+        )
+        for ws in all_weights
+    ]
+    return results if is_weights_list(weights) else results[0]
 
 
 def corpus_bleu(
     hypotheses: Sequence[str | Sequence[str]],
     references: Sequence[Sequence[str | Sequence[str]]],
     *,
-    weights: Sequence[float] = DEFAULT_WEIGHTS,
+    weights: Sequence[float] | Sequence[Sequence[float]] = DEFAULT_WEIGHTS,
     smoothing: str = "none",
     tokenize: str = "none",
     lowercase: bool = False,
@@ -591,33 +871,48 @@ def corpus_bleu(
     smooth_value: float | None = None,
     nltk_last_hypothesis: bool = False,
     fast: bool = True,
-) -> BLEUResult:
+) -> BLEUResult | list[BLEUResult]:
     """Corpus BLEU: the score of the summed statistics of all segments.
 
     ``references[i]`` is the list of references of ``hypotheses[i]`` (segment-major, like NLTK).
     sacreBLEU takes the transpose: one list per reference *set*, each as long as the corpus.
 
+    ``weights`` may be NLTK's list of weight tuples: the corpus is counted once and the result is a list,
+    one :class:`BLEUResult` per tuple.
+
     ``nltk_last_hypothesis=True`` reproduces a bug of NLTK's ``corpus_bleu``: its smoothing methods 5, 6
     and 7 take their extra counts from the last hypothesis only.  The default uses the whole corpus.
 
-    ``fast=False`` counts segment by segment with the readable :func:`segment_stats` (same numbers, slower).
+    Counting: ``fast=False`` adds up the readable :func:`segment_stats`, one segment at a time (what
+    lesson 03 shows); ``fast=True`` (the default) counts the same statistics with integer n-gram ids
+    (:func:`corpus_stats_indexed`); the tests prove the two equal.
     """
     check_choice("smoothing", smoothing, SMOOTHING)
-    max_order = _max_order_for(weights, smoothing)
-    total = _corpus_stats(hypotheses, references, max_order, tokenize, lowercase, fast)
+    _bool_options(lowercase=lowercase, effective_order=effective_order, nltk_last_hypothesis=nltk_last_hypothesis,
+                  fast=fast)
+    all_weights = _checked_weights(weights)
+    max_order = max(_max_order_for(ws, smoothing) for ws in all_weights)
+    if fast:
+        total = corpus_stats_indexed(hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
+    else:
+        total = sum(segment_stats(hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase))
     last = None
     if nltk_last_hypothesis:  # only then is the last segment needed on its own
         last = segment_stats(hypotheses[-1:], references[-1:], max_order=max_order, tokenize=tokenize,
                              lowercase=lowercase)[0]
-    return score_stats(
-        total,
-        weights=weights,
-        smoothing=smoothing,
-        effective_order=effective_order,
-        ref_length=ref_length,
-        smooth_value=smooth_value,
-        nltk_last_stats=last,
-    )
+    results = [
+        score_stats(
+            total,
+            weights=ws,
+            smoothing=smoothing,
+            effective_order=effective_order,
+            ref_length=ref_length,
+            smooth_value=smooth_value,
+            nltk_last_stats=last,
+        )
+        for ws in all_weights
+    ]
+    return results if is_weights_list(weights) else results[0]
 
 
 __all__ = [
@@ -630,8 +925,12 @@ __all__ = [
     "closest_ref_length",
     "corpus_bleu",
     "corpus_stats",
+    "corpus_stats_counter",
+    "corpus_stats_indexed",
+    "is_weights_list",
     "score_stats",
     "segment_stats",
+    "segment_tokens",
     "sentence_bleu",
     "sentence_stats",
     "stats_from_tokens",

@@ -1,6 +1,4 @@
-"""GLEU for grammatical error correction (Napoles et al. 2015, 2016), and Google's GLEU (Wu et al. 2016).
-
-Two different metrics share the name, so both live here, side by side.
+"""GLEU for grammatical error correction (Napoles et al. 2015, 2016), and its command line.
 
 **GEC GLEU** reads three texts: the system's correction (the *hypothesis*), one or more human corrections
 (the *references*) and the uncorrected *source*.  Like BLEU it counts n-grams the hypothesis shares with a
@@ -30,26 +28,23 @@ draws, so :func:`corpus_gleu` reproduces the published numbers.
     >>> float(sentence_gleu(reference, [reference], source))  # the correction scores 1
     1.0
 
-**Google's GLEU** (NLTK's ``nltk.translate.gleu_score``) is a sentence-level BLEU variant for training
-translation systems: all n-grams of orders 1 to 4 are pooled, and the score is min(precision, recall)
-= matches / max(hypothesis n-grams, reference n-grams).  It has no source and no brevity penalty.
-
-    >>> round(float(sentence_google_bleu("the cat sat on the mat", ["the cat is on the mat"])), 4)
-    0.5
+Google's GLEU (Wu et al. 2016), a different metric with the same name, is in :mod:`evalkit.google_bleu`.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 import random
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ._checks import (
     as_tokens,
+    check_bool,
     check_choice,
     check_corpus,
     check_int,
@@ -58,14 +53,14 @@ from ._checks import (
     check_text,
 )
 from .ngrams import ngram_counts
-from .tokenize import TOKENIZERS, get_tokenizer
+from .tokenize import check_tokenize, get_tokenizer
 
 DEFAULT_ORDER = 4
 DEFAULT_ITERATIONS = 500  # the official script's default
 FORMULAS = ("code", "paper")  # the penalty of the official code (default) or of the 2016 paper
 MODES = ("sample", "max")  # corpus: sample one reference per sentence, or take the best (gleu -m)
 SENTENCE_MODES = ("mean", "max")  # sentence: mean or max over the references
-TOKENS = ("word", "char")
+CLI_TOKENS = {"word": "none", "char": "char-with-spaces"}  # the gleu command's -t choices, by tokenizer name
 SMOOTHING = ("none", "official")  # "official": the script's sentence-level smoothing (zero counts -> 1)
 # The 97.5% quantile of the standard normal distribution: the script's 95% interval is mean +- Z95 * std
 # (it calls scipy.stats.norm.interval(0.95, loc=mean, scale=std)).
@@ -75,23 +70,27 @@ Z95 = statistics.NormalDist().inv_cdf(0.975)
 # --------------------------------------------------------------------------------------------------------
 # Tokens
 # --------------------------------------------------------------------------------------------------------
-def _as_units(value: Any, what: str, tokens: str) -> tuple[str, ...]:
-    """Words (split on white space) or characters (every one, spaces included, as ``gleu -t char``).
+def as_units(value: Any, what: str, tokenize: str = "none") -> tuple[str, ...]:
+    """The units GLEU counts: a string split by the tokenizer called ``tokenize`` (``"none"``: words split
+    on white space, the default; ``"char-with-spaces"``: every character, as ``gleu -t char``).
 
-    A sequence of tokens is used as it is for words; for characters it is first joined with spaces.
+    A sequence of tokens is used as it is, except for ``"char-with-spaces"``, which joins it with spaces
+    first.  ``what`` names the text in error messages.
+
+    >>> as_units("a cat", "hypothesis"), as_units(["a", "cat"], "hypothesis", "char-with-spaces")
+    (('a', 'cat'), ('a', ' ', 'c', 'a', 't'))
     """
     check_text(value, what)
-    if tokens == "word":
-        return as_tokens(value, what, str.split)
-    text = value if isinstance(value, str) else " ".join(value)
-    return tuple(text)
+    if tokenize == "char-with-spaces" and not isinstance(value, str):
+        value = " ".join(value)
+    return as_tokens(value, what, get_tokenizer(tokenize))
 
 
 # --------------------------------------------------------------------------------------------------------
 # Counting: the source penalty, one n-gram at a time
 # --------------------------------------------------------------------------------------------------------
-def source_penalty(source_count: int, reference_count: int, hypothesis_count: int, formula: str = "code") -> int:
-    """The penalty one n-gram earns, from its counts in the source, the reference and the hypothesis.
+def source_penalty(hypothesis_count: int, reference_count: int, source_count: int, formula: str = "code") -> int:
+    """The penalty one n-gram earns, from its counts in the hypothesis, the reference and the source.
 
     - ``"code"`` (the official script, and the published numbers): an n-gram the reference does *not*
       contain is penalized once for each time the hypothesis kept it from the source,
@@ -99,7 +98,7 @@ def source_penalty(source_count: int, reference_count: int, hypothesis_count: in
     - ``"paper"`` ("GLEU Without Tuning", 2016): ``max(0, min(hyp, source) - min(hyp, reference))``, the
       source copies beyond what the reference can account for.
 
-    >>> source_penalty(2, 1, 3, "code"), source_penalty(2, 1, 3, "paper")
+    >>> source_penalty(3, 1, 2, "code"), source_penalty(3, 1, 2, "paper")  # hypothesis 3, reference 1, source 2
     (0, 1)
     """
     if formula == "code":
@@ -120,7 +119,7 @@ def count_order(hyp: Counter, ref: Counter, src: Counter, formula: str = "code")
     for gram, count in hyp.items():
         in_ref = ref.get(gram, 0)
         matches += min(count, in_ref)
-        penalty += source_penalty(src.get(gram, 0), in_ref, count, formula)
+        penalty += source_penalty(count, in_ref, src.get(gram, 0), formula)
         total += count
     return matches, penalty, total
 
@@ -149,7 +148,7 @@ class GLEUStats:
     totals: tuple[int, ...]
     segments: int = 1
     formula: str = "code"
-    tokens: str = "word"
+    tokenize: str = "none"
 
     @property
     def max_order(self) -> int:
@@ -160,8 +159,8 @@ class GLEUStats:
             return NotImplemented
         if self.max_order != other.max_order:
             raise ValueError(f"cannot add statistics of max order {self.max_order} and {other.max_order}")
-        if (self.formula, self.tokens) != (other.formula, other.tokens):
-            raise ValueError("cannot add statistics counted with different formulas or tokens")
+        if (self.formula, self.tokenize) != (other.formula, other.tokenize):
+            raise ValueError("cannot add statistics counted with different formulas or tokenizers")
         return GLEUStats(
             hyp_len=self.hyp_len + other.hyp_len,
             ref_len=self.ref_len + other.ref_len,
@@ -171,7 +170,7 @@ class GLEUStats:
             totals=tuple(a + b for a, b in zip(self.totals, other.totals)),
             segments=self.segments + other.segments,
             formula=self.formula,
-            tokens=self.tokens,
+            tokenize=self.tokenize,
         )
 
     def __radd__(self, other: Any) -> GLEUStats:
@@ -187,7 +186,7 @@ def stats_from_tokens(
     max_order: int = DEFAULT_ORDER,
     *,
     formula: str = "code",
-    tokens: str = "word",
+    tokenize: str = "none",
 ) -> GLEUStats:
     """Count the statistics of one tokenized sentence against one reference."""
     return _stats_from_counts(
@@ -197,7 +196,7 @@ def stats_from_tokens(
         len(hypothesis),
         len(reference),
         formula,
-        tokens,
+        tokenize,
     )
 
 
@@ -205,7 +204,7 @@ def _counts_by_order(tokens: Sequence[str], max_order: int) -> list[Counter]:
     return [ngram_counts(tokens, n) for n in range(1, max_order + 1)]
 
 
-def _stats_from_counts(hyp, ref, src, hyp_len: int, ref_len: int, formula: str, tokens: str) -> GLEUStats:
+def _stats_from_counts(hyp, ref, src, hyp_len: int, ref_len: int, formula: str, tokenize: str) -> GLEUStats:
     """The work of :func:`stats_from_tokens`, on n-gram counts already made (hypothesis and source are
     counted once per sentence, not once per reference)."""
     matches, penalties, numerators, totals = [], [], [], []
@@ -223,16 +222,14 @@ def _stats_from_counts(hyp, ref, src, hyp_len: int, ref_len: int, formula: str, 
         numerators=tuple(numerators),
         totals=tuple(totals),
         formula=formula,
-        tokens=tokens,
+        tokenize=tokenize,
     )
 
 
 def _stats_per_reference(
-    hyp, refs, src, max_order: int, formula: str, tokens: str, fast: bool = False
+    hyp, refs, src, max_order: int, formula: str, tokenize: str, fast: bool = False
 ) -> tuple[GLEUStats, ...]:
     if fast and formula == "code":  # the second implementation; the tests prove it gives the same counts
-        from .fast import gleu_sentence_counts
-
         return tuple(
             GLEUStats(
                 hyp_len=len(hyp),
@@ -242,28 +239,63 @@ def _stats_per_reference(
                 numerators=tuple(m - p if m > p else 0 for m, p, _ in per_order),
                 totals=tuple(t for _, _, t in per_order),
                 formula=formula,
-                tokens=tokens,
+                tokenize=tokenize,
             )
-            for r, per_order in zip(refs, gleu_sentence_counts(hyp, refs, src, max_order))
+            for r, per_order in zip(refs, sentence_counts_fast(hyp, refs, src, max_order))
         )
     hyp_counts, src_counts = _counts_by_order(hyp, max_order), _counts_by_order(src, max_order)
     return tuple(
-        _stats_from_counts(hyp_counts, _counts_by_order(r, max_order), src_counts, len(hyp), len(r), formula, tokens)
+        _stats_from_counts(hyp_counts, _counts_by_order(r, max_order), src_counts, len(hyp), len(r), formula, tokenize)
         for r in refs
     )
 
 
-def _check_options(max_order: int, formula: str, tokens: str) -> None:
+def sentence_counts_fast(hyp, refs, src, max_order: int) -> list[list[tuple[int, int, int]]]:
+    """For each reference, per order: (matches, penalty, hypothesis n-grams) under the official code's
+    formula, as :func:`count_order` computes them, with the loops in C (the second implementation).
+
+    An n-gram is penalized min(source, hypothesis) times when the hypothesis kept it from the source and
+    the reference does not have it: the set (hyp & src) - ref.  Where every count on one side is 1, the
+    sum of minima is simply the size of the set.
+    """
+    from .fast import counts_and_once
+
+    hyp_counts = counts_and_once(hyp, max_order)
+    src_counts = hyp_counts if src == hyp else counts_and_once(src, max_order)  # a copied source: count once
+    kept_from_source = [h.keys() & s.keys() for (h, _), (s, _) in zip(hyp_counts, src_counts)]
+    totals = [max(0, len(hyp) - n) for n in range(max_order)]
+    out = []
+    for ref in refs:
+        per_order = []
+        for (h, h_once), (r, r_once), (s, s_once), kept, total in zip(
+            hyp_counts, counts_and_once(ref, max_order), src_counts, kept_from_source, totals
+        ):
+            shared = h.keys() & r.keys()
+            if h_once or r_once:
+                matches = len(shared)
+            else:
+                matches = sum(map(min, map(h.__getitem__, shared), map(r.__getitem__, shared)))
+            penalized = kept - shared
+            if h_once or s_once:
+                penalty = len(penalized)
+            else:
+                penalty = sum(map(min, map(h.__getitem__, penalized), map(s.__getitem__, penalized)))
+            per_order.append((matches, penalty, total))
+        out.append(per_order)
+    return out
+
+
+def _check_options(max_order: int, formula: str, tokenize: str) -> None:
     check_int("max_order", max_order, 1)
     check_choice("formula", formula, FORMULAS)
-    check_choice("tokens", tokens, TOKENS)
+    check_tokenize(tokenize)
 
 
-def _sentence_units(hypothesis, references, source, tokens: str, where: str = ""):
-    hyp = _as_units(hypothesis, f"hypothesis{where}", tokens)
+def _sentence_units(hypothesis, references, source, tokenize: str, where: str = ""):
+    hyp = as_units(hypothesis, f"hypothesis{where}", tokenize)
     refs = check_references(references, f"references{where}")
-    ref_units = [_as_units(r, f"references{where}[{k}]", tokens) for k, r in enumerate(refs)]
-    src = _as_units(source, f"source{where}", tokens)
+    ref_units = [as_units(r, f"references{where}[{k}]", tokenize) for k, r in enumerate(refs)]
+    src = as_units(source, f"source{where}", tokenize)
     return hyp, ref_units, src
 
 
@@ -274,12 +306,12 @@ def sentence_stats(
     *,
     max_order: int = DEFAULT_ORDER,
     formula: str = "code",
-    tokens: str = "word",
+    tokenize: str = "none",
 ) -> tuple[GLEUStats, ...]:
     """The statistics of one sentence, one :class:`GLEUStats` per reference (in the references' order)."""
-    _check_options(max_order, formula, tokens)
-    hyp, refs, src = _sentence_units(hypothesis, references, source, tokens)
-    return _stats_per_reference(hyp, refs, src, max_order, formula, tokens)
+    _check_options(max_order, formula, tokenize)
+    hyp, refs, src = _sentence_units(hypothesis, references, source, tokenize)
+    return _stats_per_reference(hyp, refs, src, max_order, formula, tokenize)
 
 
 def segment_stats(
@@ -289,23 +321,24 @@ def segment_stats(
     *,
     max_order: int = DEFAULT_ORDER,
     formula: str = "code",
-    tokens: str = "word",
+    tokenize: str = "none",
     fast: bool = True,
 ) -> list[tuple[GLEUStats, ...]]:
     """Per sentence, one :class:`GLEUStats` per reference; ``references[i]`` corrects ``sources[i]``.
 
-    ``fast=True`` counts with :mod:`evalkit.fast` (set operations, for the official ``"code"`` formula);
+    ``fast=True`` counts with :func:`sentence_counts_fast` (set operations, for the official ``"code"`` formula);
     ``fast=False`` with :func:`count_order`, the readable way.  Both give the same statistics.
     """
-    _check_options(max_order, formula, tokens)
+    _check_options(max_order, formula, tokenize)
+    check_bool("fast", fast)
     check_corpus("hypotheses", hypotheses)
     check_corpus("references", references)
     check_corpus("sources", sources)
     check_same_length(hypotheses=hypotheses, references=references, sources=sources)
     out = []
     for i, (hyp, refs, src) in enumerate(zip(hypotheses, references, sources)):
-        h, rs, s = _sentence_units(hyp, refs, src, tokens, where=f"[{i}]")
-        out.append(_stats_per_reference(h, rs, s, max_order, formula, tokens, fast))
+        h, rs, s = _sentence_units(hyp, refs, src, tokenize, where=f"[{i}]")
+        out.append(_stats_per_reference(h, rs, s, max_order, formula, tokenize, fast))
     return out
 
 
@@ -374,7 +407,7 @@ def _smoothed(stats: GLEUStats) -> GLEUStats:
         totals=tuple(one(x) for x in stats.totals),
         segments=stats.segments,
         formula=stats.formula,
-        tokens=stats.tokens,
+        tokenize=stats.tokenize,
     )
 
 
@@ -436,6 +469,13 @@ def best_reference(per_reference: Sequence[GLEUScore]) -> int:
 
     Ties are broken like the package: by BP * p_n from the highest order down, then by the first index.
     """
+    if isinstance(per_reference, (str, bytes)) or not isinstance(per_reference, Sequence):
+        raise TypeError(f"per_reference must be a list of GLEUScore, got {type(per_reference).__name__}")
+    if len(per_reference) == 0:
+        raise ValueError("per_reference is empty; give the sentence's score against each of its references")
+    for k, s in enumerate(per_reference):
+        if not isinstance(s, GLEUScore):
+            raise TypeError(f"per_reference[{k}] is a {type(s).__name__}; expected a GLEUScore (from score_stats)")
     return max(range(len(per_reference)), key=lambda k: _max_key(per_reference[k]))
 
 
@@ -463,7 +503,7 @@ def _unflat(v: Sequence[int], like: GLEUStats) -> GLEUStats:
         totals=tuple(v[2 + 3 * n : 2 + 4 * n]),
         segments=v[-1],
         formula=like.formula,
-        tokens=like.tokens,
+        tokenize=like.tokenize,
     )
 
 
@@ -471,7 +511,24 @@ def score_assignments(
     per_sentence: Sequence[Sequence[GLEUStats]], assignments: Sequence[Sequence[int]]
 ) -> tuple[GLEUScore, ...]:
     """Score the corpus once per assignment (``assignments[j][i]``: the reference sentence i uses in
-    iteration j), from statistics counted once by :func:`segment_stats`; nothing is recounted."""
+    iteration j), from statistics counted once by :func:`segment_stats`; nothing is recounted.
+
+    ``assignments`` may be any iterable (a generator is read once); it must hold at least one assignment.
+    """
+    if isinstance(per_sentence, (str, bytes)) or not isinstance(per_sentence, Sequence):
+        raise TypeError(f"per_sentence must be the list returned by segment_stats, got {type(per_sentence).__name__}")
+    if len(per_sentence) == 0:
+        raise ValueError("per_sentence is empty; give the statistics of at least one sentence (segment_stats)")
+    for i, refs in enumerate(per_sentence):
+        if isinstance(refs, GLEUStats) or not isinstance(refs, Sequence) or not refs or not all(
+            isinstance(x, GLEUStats) for x in refs
+        ):
+            raise TypeError(f"per_sentence[{i}] must be a non-empty tuple of GLEUStats, one per reference")
+    if isinstance(assignments, (str, bytes)) or not isinstance(assignments, Iterable):
+        raise TypeError(f"assignments must be a list of lists of reference indices, got {type(assignments).__name__}")
+    assignments = [list(picks) for picks in assignments]  # read once: a generator works
+    if not assignments:
+        raise ValueError("assignments is empty; give at least one list of reference indices (one per sentence)")
     counts = [len(refs) for refs in per_sentence]
     for j, picks in enumerate(assignments):
         if len(picks) != len(counts):
@@ -491,14 +548,30 @@ def _score_assignments(per_sentence, assignments) -> tuple[GLEUScore, ...]:
 
 
 def spread(scores: Sequence[float]) -> tuple[float, float, tuple[float, float]]:
-    """(mean, standard deviation, 95% interval) as the official script reports them.
+    """(mean, standard deviation, 95% interval) as the official script reports them, the interval
+    clipped to [0, 1].
 
     The script uses numpy's population standard deviation (ddof=0) and the normal interval
-    mean +- 1.96 std.  With a single score the std is 0 and the interval is (mean, mean).
+    mean +- 1.96 std.  A GLEU score lies in [0, 1], so an interval reaching outside is cut at 0 and 1
+    (the script does not cut: with a few widely spread scores, e.g. one sentence's scores against its
+    four references, its lower end goes below 0).  Inside [0, 1] the interval is exactly the script's.
+    With a single score the std is 0 and the interval is (mean, mean).
+
+    >>> mean, std, ci = spread([0.0, 0.0, 0.0, 0.5])  # mean - 1.96 std = -0.24: cut at 0
+    >>> round(mean, 4), round(std, 4), tuple(round(x, 4) for x in ci)
+    (0.125, 0.2165, (0.0, 0.5493))
     """
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
+        raise TypeError(f"scores must be a list of numbers, got {type(scores).__name__}")
+    scores = list(scores)  # read once
+    if not scores:
+        raise ValueError("scores is empty; the spread needs at least one score")
+    for k, x in enumerate(scores):
+        if isinstance(x, bool) or not isinstance(x, numbers.Real):
+            raise TypeError(f"scores[{k}] is a {type(x).__name__}; scores must be numbers")
     mean = math.fsum(scores) / len(scores)
     std = math.sqrt(math.fsum((x - mean) ** 2 for x in scores) / len(scores))
-    return mean, std, (mean - Z95 * std, mean + Z95 * std)
+    return mean, std, (max(0.0, mean - Z95 * std), min(1.0, mean + Z95 * std))
 
 
 @dataclass(frozen=True)
@@ -507,7 +580,8 @@ class GLEUResult:
 
     Corpus level (:func:`corpus_gleu`): ``scores`` holds the corpus GLEU of each iteration (one reference
     sampled per sentence), ``score`` their mean, ``std`` and ``ci`` their spread as the official script
-    prints them; ``assignments[j]`` lists the reference index of every sentence in iteration j and
+    prints them (``ci`` cut at 0 and 1, see :func:`spread`; ``ci_method`` says so);
+    ``assignments[j]`` lists the reference index of every sentence in iteration j and
     ``details[j]`` the scored statistics.  In ``"max"`` mode there is one "iteration": the best references.
 
     Sentence level (:func:`sentence_gleu`): ``scores`` holds the score against each reference and
@@ -521,6 +595,7 @@ class GLEUResult:
     mode: str
     details: tuple[GLEUScore, ...] = field(repr=False)
     assignments: tuple[tuple[int, ...], ...] = field(repr=False, default=())
+    ci_method: str = field(repr=False, default="normal: mean +- 1.96 std, clipped to [0, 1]")
 
     @property
     def iterations(self) -> int:
@@ -543,7 +618,7 @@ def corpus_gleu(
     *,
     iterations: int = DEFAULT_ITERATIONS,
     max_order: int = DEFAULT_ORDER,
-    tokens: str = "word",
+    tokenize: str = "none",
     mode: str = "sample",
     formula: str = "code",
     seed: int | None = None,
@@ -557,7 +632,8 @@ def corpus_gleu(
       statistics for those references are summed and scored; the result is the mean over iterations.  If
       every sentence has one reference there is nothing to sample and one iteration is run (as the script).
     - ``mode="max"``: each sentence uses the reference with its best sentence GLEU (``gleu -m``).
-    - ``tokens``: ``"word"`` (split on white space) or ``"char"`` (every character, spaces included).
+    - ``tokenize``: ``"none"`` (words split on white space, the default) or ``"char-with-spaces"`` (every
+      character, spaces included: the ``gleu`` command's ``-t char``); any name of :mod:`evalkit.tokenize`.
     - ``formula``: the penalty of the official ``"code"`` (default) or of the ``"paper"`` (2016).
 
     >>> r = corpus_gleu(["the cat sat on the mat"], [["the cat sat on a mat", "a cat sat on the mat"]],
@@ -569,7 +645,7 @@ def corpus_gleu(
     check_choice("mode", mode, MODES)
     if seed is not None:
         check_int("seed", seed, 0)
-    per_sentence = segment_stats(hypotheses, references, sources, max_order=max_order, formula=formula, tokens=tokens)
+    per_sentence = segment_stats(hypotheses, references, sources, max_order=max_order, formula=formula, tokenize=tokenize)
     counts = [len(refs) for refs in per_sentence]
 
     if mode == "max":
@@ -604,7 +680,7 @@ def sentence_gleu(
     mode: str = "mean",
     smoothing: str = "none",
     max_order: int = DEFAULT_ORDER,
-    tokens: str = "word",
+    tokenize: str = "none",
     formula: str = "code",
 ) -> GLEUResult:
     """GLEU of one sentence: its score against each reference, then the mean (or ``mode="max"``).
@@ -620,7 +696,7 @@ def sentence_gleu(
     """
     check_choice("mode", mode, SENTENCE_MODES)
     check_choice("smoothing", smoothing, SMOOTHING)
-    per_ref = sentence_stats(hypothesis, references, source, max_order=max_order, formula=formula, tokens=tokens)
+    per_ref = sentence_stats(hypothesis, references, source, max_order=max_order, formula=formula, tokenize=tokenize)
     details = tuple(score_stats(s, smoothing=smoothing) for s in per_ref)
     scores = tuple(d.score for d in details)
     mean, std, ci = spread(scores)
@@ -634,174 +710,22 @@ def sentence_gleu(
     )
 
 
-# --------------------------------------------------------------------------------------------------------
-# Google's GLEU (Wu et al. 2016): min(precision, recall) over the pooled 1- to 4-grams
-# --------------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class GoogleBLEUStats:
-    """Additive counts: ``matches`` (pooled n-gram overlap), ``hyp_ngrams``, ``ref_ngrams`` and
-    ``denominator`` (each sentence's max(hyp_ngrams, ref_ngrams), summed), for the reference used."""
-
-    matches: int
-    hyp_ngrams: int
-    ref_ngrams: int
-    denominator: int
-    segments: int = 1
-
-    def __add__(self, other: GoogleBLEUStats) -> GoogleBLEUStats:
-        if not isinstance(other, GoogleBLEUStats):
-            return NotImplemented
-        return GoogleBLEUStats(
-            self.matches + other.matches,
-            self.hyp_ngrams + other.hyp_ngrams,
-            self.ref_ngrams + other.ref_ngrams,
-            self.denominator + other.denominator,
-            self.segments + other.segments,
-        )
-
-    def __radd__(self, other: Any) -> GoogleBLEUStats:
-        if other == 0:
-            return self
-        return NotImplemented
-
-
-@dataclass(frozen=True)
-class GoogleBLEUResult:
-    """Google's GLEU: ``score`` = matches / denominator = min(precision, recall) for one sentence."""
-
-    score: float
-    precision: float
-    recall: float
-    stats: GoogleBLEUStats
-
-    def __float__(self) -> float:
-        return self.score
-
-    def __repr__(self) -> str:
-        s = self.stats
-        return (
-            f"GoogleBLEUResult(score={self.score:.4f}, matches={s.matches}, hyp_ngrams={s.hyp_ngrams}, "
-            f"ref_ngrams={s.ref_ngrams})"
-        )
-
-
-def pooled_ngram_counts(tokens: Sequence[str], min_order: int, max_order: int) -> Counter:
-    """All n-grams of orders ``min_order`` to ``max_order`` in one Counter (n-grams of different orders
-    are different tuples, so they never match each other)."""
-    pooled: Counter = Counter()
-    for n in range(min_order, max_order + 1):
-        pooled.update(ngram_counts(tokens, n))
-    return pooled
-
-
-def google_bleu_stats(
-    hypothesis: Sequence[str], references: Sequence[Sequence[str]], min_order: int = 1, max_order: int = 4
-) -> GoogleBLEUStats | None:
-    """The statistics against the reference with the best matches / max(hyp, ref) (first on ties);
-    ``None`` when there is nothing to count (empty hypothesis and empty references)."""
-    hyp = pooled_ngram_counts(hypothesis, min_order, max_order)
-    hyp_total = sum(hyp.values())
-    best = None
-    for reference in references:
-        ref = pooled_ngram_counts(reference, min_order, max_order)
-        ref_total = sum(ref.values())
-        denominator = max(hyp_total, ref_total)
-        if denominator == 0:
-            continue
-        matches = sum((hyp & ref).values())
-        if best is None or matches / denominator > best.matches / best.denominator:
-            best = GoogleBLEUStats(matches, hyp_total, ref_total, denominator)
-    return best
-
-
-def score_google_bleu(stats: GoogleBLEUStats | None) -> GoogleBLEUResult:
-    """matches / denominator, with 0 when nothing was counted; precision and recall alongside."""
-    if stats is None:
-        stats = GoogleBLEUStats(0, 0, 0, 0, segments=0)
-    return GoogleBLEUResult(
-        score=stats.matches / stats.denominator if stats.denominator else 0.0,
-        precision=stats.matches / stats.hyp_ngrams if stats.hyp_ngrams else 0.0,
-        recall=stats.matches / stats.ref_ngrams if stats.ref_ngrams else 0.0,
-        stats=stats,
-    )
-
-
-def _check_orders(min_order: int, max_order: int) -> None:
-    check_int("min_order", min_order, 1)
-    check_int("max_order", max_order, 1)
-    if min_order > max_order:
-        raise ValueError(f"min_order ({min_order}) must not exceed max_order ({max_order})")
-
-
-def sentence_google_bleu(
-    hypothesis: str | Sequence[str],
-    references: Sequence[str | Sequence[str]],
-    *,
-    min_order: int = 1,
-    max_order: int = 4,
-    tokenize: str = "none",
-) -> GoogleBLEUResult:
-    """Google's GLEU of one sentence (NLTK's ``gleu_score.sentence_gleu``, which takes references first).
-
-    >>> round(float(sentence_google_bleu("the the the the the the the", ["the cat is on the mat"])), 4)
-    0.0909
-    """
-    _check_orders(min_order, max_order)
-    check_choice("tokenizer", tokenize, TOKENIZERS)
-    tokenizer = get_tokenizer(tokenize)
-    hyp = as_tokens(hypothesis, "hypothesis", tokenizer)
-    refs = [as_tokens(r, f"references[{k}]", tokenizer) for k, r in enumerate(check_references(references))]
-    return score_google_bleu(google_bleu_stats(hyp, refs, min_order, max_order))
-
-
-def corpus_google_bleu(
-    hypotheses: Sequence[str | Sequence[str]],
-    references: Sequence[Sequence[str | Sequence[str]]],
-    *,
-    min_order: int = 1,
-    max_order: int = 4,
-    tokenize: str = "none",
-) -> GoogleBLEUResult:
-    """Google's GLEU of a corpus: summed matches over summed denominators (not a mean of sentence scores).
-
-    Each sentence contributes its best reference's counts, as NLTK's ``gleu_score.corpus_gleu``.
-    """
-    _check_orders(min_order, max_order)
-    check_choice("tokenizer", tokenize, TOKENIZERS)
-    check_corpus("hypotheses", hypotheses)
-    check_corpus("references", references)
-    check_same_length(hypotheses=hypotheses, references=references)
-    tokenizer = get_tokenizer(tokenize)
-    total = GoogleBLEUStats(0, 0, 0, 0, segments=0)
-    for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
-        h = as_tokens(hyp, f"hypotheses[{i}]", tokenizer)
-        checked = check_references(refs, f"references[{i}]")
-        rs = [as_tokens(r, f"references[{i}][{k}]", tokenizer) for k, r in enumerate(checked)]
-        stats = google_bleu_stats(h, rs, min_order, max_order)
-        if stats is not None:
-            total = total + stats
-    return score_google_bleu(total)
-
-
 __all__ = [
     "FORMULAS",
     "GLEUResult",
     "GLEUScore",
     "GLEUStats",
-    "GoogleBLEUResult",
-    "GoogleBLEUStats",
+    "as_units",
     "best_reference",
     "corpus_gleu",
-    "corpus_google_bleu",
     "count_order",
     "order_counts",
-    "score_google_bleu",
     "score_assignments",
     "score_stats",
     "script_reference_indices",
     "segment_stats",
     "sentence_gleu",
-    "sentence_google_bleu",
+    "sentence_counts_fast",
     "sentence_stats",
     "source_penalty",
     "spread",
@@ -828,28 +752,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-o", "--outputs", required=True, nargs="+", help="one file per system output")
     parser.add_argument("-n", "--max-order", type=int, default=DEFAULT_ORDER)
     parser.add_argument("-i", "--iterations", type=int, default=DEFAULT_ITERATIONS)
-    parser.add_argument("-t", "--tokens", choices=TOKENS, default="word")
+    parser.add_argument("-t", "--tokens", choices=list(CLI_TOKENS), default="word",
+                        help="word: split on white space; char: every character, spaces included")
     parser.add_argument("-m", "--max", action="store_true", help="the best reference per sentence")
     parser.add_argument("-d", "--digits", type=int, default=4)
     args = parser.parse_args(argv)
 
-    sources = read_lines(args.source)
-    reference_sets = [read_lines(path) for path in args.references]
+    def lines_of(path: str) -> list[str]:
+        """The file's lines; a Windows line end (CRLF) counts as a line end, not as a "\r" character."""
+        try:
+            lines = read_lines(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            parser.error(f"cannot read {path}: {exc}")
+        return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+    sources = lines_of(args.source)
+    reference_sets = [lines_of(path) for path in args.references]
     for path, lines in zip(args.references, reference_sets):
         if len(lines) != len(sources):
-            parser.error(f"{path} has {len(lines)} lines, the source {len(sources)}")
+            parser.error(f"{path} has {len(lines)} lines, the source {args.source} has {len(sources)}: "
+                         "every file needs one line per sentence")
     references = [list(refs) for refs in zip(*reference_sets)]
-    for path in args.outputs:
-        hypotheses = read_lines(path)
-        result = corpus_gleu(
-            hypotheses,
-            references,
-            sources,
-            iterations=args.iterations,
-            max_order=args.max_order,
-            tokens=args.tokens,
-            mode="max" if args.max else "sample",
-        )
+    hypothesis_files = [(path, lines_of(path)) for path in args.outputs]
+    for path, hypotheses in hypothesis_files:
+        if len(hypotheses) != len(sources):
+            parser.error(f"{path} has {len(hypotheses)} lines, the source {args.source} has {len(sources)}: "
+                         "every file needs one line per sentence")
+    for path, hypotheses in hypothesis_files:
+        try:
+            result = corpus_gleu(
+                hypotheses,
+                references,
+                sources,
+                iterations=args.iterations,
+                max_order=args.max_order,
+                tokenize=CLI_TOKENS[args.tokens],
+                mode="max" if args.max else "sample",
+            )
+        except (TypeError, ValueError) as exc:
+            parser.error(f"{path}: {exc}")
         d = args.digits
         low, high = result.ci
         print(f"{path}\t{100 * result.score:.{d}f}\t{100 * result.std:.{d}f}\t({100 * low:.{d}f}, {100 * high:.{d}f})")

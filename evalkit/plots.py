@@ -7,15 +7,50 @@ returns the matplotlib ``Axes`` it drew on (tests check what was drawn; notebook
 from __future__ import annotations
 
 FIGSIZE = (7.0, 4.0)
+SLIDES = (6.0, 3.5)  # a figure for a 16:9 slide next to a few lines of text
 
 
 def new_axes(figsize=FIGSIZE, **subplot_kw):
-    """A fresh figure and axes with evalkit's size and style."""
+    """A fresh figure and axes with evalkit's size and style.
+
+    The figure uses matplotlib's constrained layout: at every draw the axes shrink to leave room for tick
+    labels, titles, legends and colour bars, so nothing is cut off at the canvas edge at any size.
+    """
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=figsize, subplot_kw=subplot_kw or None)
+    fig, ax = plt.subplots(figsize=figsize, subplot_kw=subplot_kw or None, layout="constrained")
     ax.grid(True, alpha=0.3)
     return ax
+
+
+def save(fig, path, dpi: int = 150, *, close: bool = True):
+    """Save a figure (or the figure of an Axes) for slides: ``dpi`` dots per inch, cropped to what was drawn.
+
+    Every plotting function here takes ``figsize=(width, height)`` in inches (``SLIDES`` is a good size for a
+    slide).  The format follows the file's extension (.png, .svg, .pdf).  The figure is closed after saving
+    (``close=True``, the default), so a loop that saves many figures does not keep them all in memory; in a
+    notebook, call ``plt.show()`` first or pass ``close=False``.  Returns the path written.
+
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import os, tempfile
+    >>> ax = plot_brevity_penalty(figsize=SLIDES)
+    >>> path = save(ax, os.path.join(tempfile.mkdtemp(), "bp.png"))
+    >>> os.path.getsize(path) > 0
+    True
+    """
+    import matplotlib.pyplot as plt
+    from pathlib import Path
+
+    fig = getattr(fig, "figure", fig) if not hasattr(fig, "savefig") else fig
+    if not hasattr(fig, "savefig"):
+        raise TypeError(f"fig must be a matplotlib Figure or Axes, got {type(fig).__name__}")
+    if isinstance(dpi, bool) or not isinstance(dpi, int) or dpi < 1:
+        raise ValueError(f"dpi must be a positive int, got {dpi!r}")
+    path = Path(path)
+    fig.savefig(path, dpi=dpi, bbox_inches="tight", pad_inches=0.05)
+    if close:
+        plt.close(fig)
+    return path
 
 
 # ======================================== BLEU ========================================
@@ -34,7 +69,7 @@ def bleu_bp_curve(max_ratio: float = 2.0, points: int = 401):
     return ratios, [brevity_penalty(x, 1.0) for x in ratios]
 
 
-def plot_brevity_penalty(marks=None, *, max_ratio: float = 2.0, ax=None):
+def plot_brevity_penalty(marks=None, *, max_ratio: float = 2.0, ax=None, figsize=None):
     """The brevity penalty against the length ratio c/r, with optional marked (c, r) pairs.
 
     ``marks`` maps a label to a (hypothesis length c, reference length r) pair; each is drawn as a point
@@ -42,7 +77,7 @@ def plot_brevity_penalty(marks=None, *, max_ratio: float = 2.0, ax=None):
     """
     from .bleu import brevity_penalty
 
-    ax = ax if ax is not None else new_axes()
+    ax = ax if ax is not None else new_axes(figsize=figsize or FIGSIZE)
     ratios, bps = bleu_bp_curve(max_ratio)
     ax.plot(ratios, bps, color="C0", label="BP")
     ax.axvline(1.0, color="grey", linestyle=":", linewidth=1)
@@ -72,14 +107,14 @@ def _as_labelled_results(results):
     return results
 
 
-def plot_precisions(results, *, ax=None):
+def plot_precisions(results, *, ax=None, figsize=None):
     """Bars of the clipped precision matches/total per n-gram order (0 where there are no n-grams).
 
     ``results`` is one :class:`~evalkit.bleu.BLEUResult` or a dict label -> result, drawn as grouped bars
     (one bar container per label, in order).  Each bar is annotated with its fraction.
     """
     results = _as_labelled_results(results)
-    ax = ax if ax is not None else new_axes()
+    ax = ax if ax is not None else new_axes(figsize=figsize or FIGSIZE)
     width = 0.8 / len(results)
     orders = max(len(r.precisions) for r in results.values())
     for k, (label, result) in enumerate(results.items()):
@@ -97,17 +132,20 @@ def plot_precisions(results, *, ax=None):
     return ax
 
 
-def plot_smoothing(stats, *, methods=None, weights=(0.25, 0.25, 0.25, 0.25), effective_order=False, ax=None):
+def plot_smoothing(stats, *, methods=None, weights=(0.25, 0.25, 0.25, 0.25), effective_order=False, ax=None,
+                   figsize=None):
     """One bar per smoothing method: the BLEU score of the same statistics under each method.
 
     Bars are drawn in the order of ``methods`` (default: every name in ``evalkit.bleu.SMOOTHING``);
     sacreBLEU's family is blue, NLTK's orange.  A method that refuses these statistics (``method6`` needs
     a non-zero 3-gram precision) gets a zero-height bar labelled "refused".
     """
+    from ._checks import check_weights
     from .bleu import NLTK_SMOOTHING, SMOOTHING, score_stats
 
+    weights = check_weights(weights)  # read once (a generator works), bad weights refused before the loop
     methods = list(SMOOTHING if methods is None else methods)
-    ax = ax if ax is not None else new_axes()
+    ax = ax if ax is not None else new_axes(figsize=figsize or FIGSIZE)
     heights, labels = [], []
     for m in methods:
         try:
@@ -134,18 +172,19 @@ def plot_smoothing(stats, *, methods=None, weights=(0.25, 0.25, 0.25, 0.25), eff
     return ax
 
 
-def plot_rank_changes(scores, *, ax=None):
+def plot_rank_changes(scores, *, ax=None, figsize=None):
     """A bump chart: for each setting (x axis, e.g. the tokenizer) the rank of every system (1 at the top).
 
     ``scores`` maps setting -> {system: score}.  One line per system, labelled with its name, whose
-    y-values are its ranks (see :func:`bleu_ranks`); a line that crosses another is a ranking change.
+    y-values are its ranks (:func:`evalkit.ranking.competition_ranks`: ties share the better rank); a line that crosses another is a ranking change.
     """
-    from .tables import bleu_ranks, _check_system_scores
+    from ._checks import check_system_scores
+    from .ranking import competition_ranks
 
-    systems = _check_system_scores(scores)
+    systems = check_system_scores(scores)
     settings = list(scores)
-    ranks = {s: bleu_ranks(scores[s]) for s in settings}
-    ax = ax if ax is not None else new_axes(figsize=(7.0, 6.0))
+    ranks = {s: competition_ranks(scores[s]) for s in settings}
+    ax = ax if ax is not None else new_axes(figsize=figsize or (7.0, 6.0))
     first = ranks[settings[0]]
     for k, name in enumerate(sorted(systems, key=lambda n: first[n])):
         ys = [ranks[s][name] for s in settings]
@@ -162,18 +201,18 @@ def plot_rank_changes(scores, *, ax=None):
     return ax
 
 
-def plot_system_scores(scores, *, ax=None):
+def plot_system_scores(scores, *, ax=None, figsize=None):
     """A dot plot: one row per system (sorted by the first setting's score), one marker per setting.
 
     ``scores`` maps setting -> {system: score}; each setting is one line (markers only) labelled with the
     setting, whose x-values are the scores and y-values the row positions 0, 1, ... from the top.
     """
-    from .tables import _check_system_scores
+    from ._checks import check_system_scores
 
-    systems = _check_system_scores(scores)
+    systems = check_system_scores(scores)
     settings = list(scores)
     order = sorted(systems, key=lambda n: -scores[settings[0]][n])
-    ax = ax if ax is not None else new_axes(figsize=(7.0, 6.0))
+    ax = ax if ax is not None else new_axes(figsize=figsize or (7.0, 6.0))
     for k, setting in enumerate(settings):
         ax.plot([scores[setting][n] for n in order], range(len(order)), "o", label=setting, color=f"C{k}")
     ax.set_yticks(range(len(order)), order)
@@ -188,12 +227,12 @@ def plot_system_scores(scores, *, ax=None):
 
 
 # ======================================== GLEU ========================================
-def gleu_iterations_plot(result, ax=None, *, bins: int = 30, published: float | None = None):
+def gleu_iterations_plot(result, ax=None, *, bins: int = 30, published: float | None = None, figsize=None):
     """Histogram of the corpus GLEU of each sampling iteration (x 100), with the mean and the script's
     95% interval (mean +- 1.96 std) as vertical lines; ``published`` adds a dotted line at that value."""
     if len(result.scores) < 2:
         raise ValueError("this result has a single iteration: there is no distribution to plot")
-    ax = ax if ax is not None else new_axes()
+    ax = ax if ax is not None else new_axes(figsize=figsize or FIGSIZE)
     values = [100 * s for s in result.scores]
     ax.hist(values, bins=bins, color="tab:blue", alpha=0.7, label=f"{len(values)} iterations")
     ax.axvline(100 * result.score, color="black", linewidth=2, label=f"mean {100 * result.score:.2f}")
@@ -213,17 +252,17 @@ def gleu_iterations_plot(result, ax=None, *, bins: int = 30, published: float | 
 
 
 # ======================================== ROUGE =======================================
-def plot_lcs_table(hypothesis: str, reference: str, *, stemmer: bool = False, tokenizer: str = "rouge-score",
-                   ax=None):
+def plot_lcs_table(hypothesis: str, reference: str, *, stemmer: bool = False, tokenize: str = "rouge-score",
+                   ax=None, figsize=None):
     """ROUGE-L's dynamic-programming table as a heatmap, each cell annotated with its LCS length, and the
     path rouge-score reads back drawn from the bottom-right corner; matched cells are circled.
     The drawn line is ``ax.lines[0]`` (x: hypothesis column, y: reference row, in table positions)."""
     from .tables import rouge_lcs_table
 
-    df = rouge_lcs_table(hypothesis, reference, stemmer=stemmer, tokenizer=tokenizer)
+    df = rouge_lcs_table(hypothesis, reference, stemmer=stemmer, tokenize=tokenize)
     rows, cols = df.shape
     if ax is None:
-        ax = new_axes(figsize=(max(4.0, 0.6 * cols + 2), max(3.0, 0.5 * rows + 1.5)))
+        ax = new_axes(figsize=figsize or (max(4.0, 0.6 * cols + 2), max(3.0, 0.5 * rows + 1.5)))
     ax.grid(False)
     ax.imshow(df.to_numpy(), cmap="Blues", aspect="auto", vmin=0, vmax=max(1, df.attrs["length"]) * 1.6)
     for i in range(rows):
@@ -238,8 +277,10 @@ def plot_lcs_table(hypothesis: str, reference: str, *, stemmer: bool = False, to
     ax.set_yticks(range(rows), list(df.index))
     ax.set_xlabel("hypothesis")
     ax.set_ylabel("reference")
-    ax.set_title(f"LCS table: length {df.attrs['length']} ({' '.join(df.attrs['lcs'])})")
-    ax.figure.tight_layout()
+    import textwrap
+
+    title = f"LCS table: length {df.attrs['length']} ({' '.join(df.attrs['lcs'])})"
+    ax.set_title("\n".join(textwrap.wrap(title, width=int(8 * ax.figure.get_figwidth()))))  # ~8 characters an inch
     return ax
 
 
@@ -260,7 +301,7 @@ def _lcs_walk(df):
     return cells[::-1]
 
 
-def plot_rouge_variants(results, ax=None):
+def plot_rouge_variants(results, ax=None, *, figsize=None):
     """Bars of corpus F per variant with their bootstrap intervals; ``results`` maps a label to a
     :class:`evalkit.rouge.RougeCorpusResult`."""
     labels = list(results)
@@ -268,13 +309,12 @@ def plot_rouge_variants(results, ax=None):
     lower = [results[k].score.fmeasure - results[k].low.fmeasure for k in labels]
     upper = [results[k].high.fmeasure - results[k].score.fmeasure for k in labels]
     if ax is None:
-        ax = new_axes()
+        ax = new_axes(figsize=figsize or FIGSIZE)
     ax.bar(labels, values, yerr=[lower, upper], capsize=4, color="tab:blue", alpha=0.8)
     ax.set_ylim(0, 1)
     ax.set_ylabel("F (mean over segments)")
     ax.set_title("ROUGE variants on the same text, with bootstrap intervals")
     ax.tick_params(axis="x", labelrotation=30)
-    ax.figure.tight_layout()
     return ax
 
 
@@ -326,13 +366,13 @@ def weighted_log_bars_svg(view, width: int = 320) -> str:
     return "".join(parts)
 
 
-def weighted_log_bars(view, ax=None):
+def weighted_log_bars(view, ax=None, *, figsize=None):
     """Matplotlib version of the explorer's bars: w_n·log p_n per order, log BP and log BLEU (their sum).
     A zero factor (log = −∞) is drawn as a hatched bar to the axis edge and labelled −∞."""
     import math
 
     items = _log_bar_items(view)
-    ax = ax or new_axes()
+    ax = ax or new_axes(figsize=figsize or FIGSIZE)
     finite = [v for _, v in items if v is not None and math.isfinite(v)]
     floor = 1.15 * min(finite + [-1.0])
     labels = [label for label, _ in items]
@@ -343,70 +383,114 @@ def weighted_log_bars(view, ax=None):
             continue
         if math.isinf(v):
             ax.barh(i, floor, color=color, hatch="//", alpha=0.5)
-            ax.text(floor, i, " −∞", va="center", ha="left", fontsize=9)
+            ax.text(floor, i, "−∞ ", va="center", ha="right", fontsize=9)
         else:
             ax.barh(i, v, color=color)
-            ax.text(v, i, f" {v:.3f}", va="center", ha="right" if v < 0 else "left", fontsize=9)
+            # the value just outside the bar's end (left of a negative bar, right of a zero one)
+            ax.text(v, i, f"{v:.3f} " if v < 0 else f" {v:.3f}", va="center", ha="right" if v < 0 else "left",
+                    fontsize=9)
     ax.set_yticks(range(len(labels)), labels)
     ax.invert_yaxis()
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlim(floor * 1.1, 0.05 * abs(floor))
+    ax.set_xlim(floor * 1.25, 0.3 * abs(floor))  # room for the labels at both ends
     ax.set_xlabel("contribution to log BLEU")
     ax.set_title(view.score_text)
     return ax
 
 
-def simplex_heatmap(points, ax=None, *, title: str = "", cmap: str = "viridis", vmin=None, vmax=None):
+def simplex_heatmap(points, ax=None, *, title: str = "", cmap: str = "viridis", vmin=None, vmax=None,
+                    center=None, label: str = "BLEU", figsize=None):
     """A heatmap of a value over the triangle of weights (w1, w2, w3), w1 + w2 + w3 = 1.
 
     ``points`` are (w1, w2, w3, value) tuples, e.g. from :func:`evalkit.widgets.simplex_scores`.  The
-    corners are pure 1-gram, 2-gram and 3-gram weight; the centre is uniform BLEU-3.  Returns the Axes
-    (its colour bar is attached to the figure)."""
+    corners are pure 1-gram, 2-gram and 3-gram weight; the black dot is uniform BLEU-3 (1/3 each).  The
+    colour bar is labelled ``label``.  For a difference, pass ``center=0``: the colours then diverge from
+    ``center`` with each side scaled to its own extreme (``vmin``/``vmax``, by default the data's), so a
+    small positive region is as visible as a large negative one, and the line where the value equals
+    ``center`` is drawn.  Returns the Axes (its colour bar is attached to the figure)."""
     import math
 
+    import matplotlib.colors as mcolors
     import matplotlib.tri as mtri
 
     if not points:
         raise ValueError("points is empty; compute them with evalkit.widgets.simplex_scores")
-    ax = ax or new_axes(figsize=(5.0, 4.4))
+    ax = ax or new_axes(figsize=figsize or (5.6, 4.6))
     # Barycentric to Cartesian: corner 1-gram at (0, 0), 2-gram at (1, 0), 3-gram at (1/2, sqrt(3)/2).
     xs = [w2 + w3 / 2 for _, w2, w3, _ in points]
     ys = [w3 * math.sqrt(3) / 2 for _, _, w3, _ in points]
     values = [v for *_, v in points]
     tri = mtri.Triangulation(xs, ys)
-    mesh = ax.tripcolor(tri, values, shading="gouraud", cmap=cmap, vmin=vmin, vmax=vmax)
-    ax.figure.colorbar(mesh, ax=ax, shrink=0.8)
+    if center is None:
+        mesh = ax.tripcolor(tri, values, shading="gouraud", cmap=cmap, vmin=vmin, vmax=vmax)
+    else:
+        low = min(values) if vmin is None else vmin
+        high = max(values) if vmax is None else vmax
+        # a side with no data still needs a width: make it a tiny sliver
+        spread = max(abs(low - center), abs(high - center), 1e-12)
+        low, high = min(low, center - 1e-6 * spread), max(high, center + 1e-6 * spread)
+        norm = mcolors.TwoSlopeNorm(vcenter=center, vmin=low, vmax=high)
+        mesh = ax.tripcolor(tri, values, shading="gouraud", cmap=cmap, norm=norm)
+        if min(values) < center < max(values):
+            ax.tricontour(tri, values, levels=[center], colors="black", linewidths=1.2)
+    bar = ax.figure.colorbar(mesh, ax=ax, shrink=0.8, pad=0.08)
+    bar.set_label(label)
+    if center is not None:  # ticks on both sides, each side's extreme labelled
+        below = [low + (center - low) * k / 3 for k in range(3)]
+        above = [center + (high - center) * k / 2 for k in range(1, 3)]
+        bar.set_ticks([*below, center, *above], labels=[f"{t:+.3f}" if t != center else f"{center:g}"
+                                                        for t in [*below, center, *above]])
     ax.plot([0, 1, 0.5, 0], [0, 0, math.sqrt(3) / 2, 0], color="black", linewidth=0.8)
-    ax.text(-0.02, -0.04, "w1 = 1", ha="right", va="top")
-    ax.text(1.02, -0.04, "w2 = 1", ha="left", va="top")
+    ax.text(0.0, -0.04, "w1 = 1", ha="center", va="top")
+    ax.text(1.0, -0.04, "w2 = 1", ha="center", va="top")
     ax.text(0.5, math.sqrt(3) / 2 + 0.03, "w3 = 1", ha="center", va="bottom")
-    ax.plot([1 / 2], [math.sqrt(3) / 6], marker="+", color="white", markersize=10)  # uniform BLEU-3
+    ax.plot([1 / 2], [math.sqrt(3) / 6], marker="o", color="black", markersize=4)
+    ax.annotate("uniform BLEU-3", (1 / 2, math.sqrt(3) / 6), xytext=(6, 4), textcoords="offset points",
+                fontsize=8, color="black")
+    ax.set_xlim(-0.12, 1.12)
+    ax.set_ylim(-0.12, math.sqrt(3) / 2 + 0.1)
     ax.set_aspect("equal")
     ax.set_axis_off()
-    ax.set_title(title, pad=20)
+    ax.set_title(title)
     return ax
 
 
-def rank_paths(ranks, n_points: int | None = None, ax=None, *, tick_positions=(), tick_labels=(), title=""):
+def rank_paths(ranks, n_points: int | None = None, ax=None, *, tick_positions=(), tick_labels=(), title="",
+               figsize=None):
     """A bump chart: one line per system, its rank (1 at the top) at each step of a path of weights.
 
     ``ranks`` is ``{system: [rank at step 0, rank at step 1, ...]}`` (see :func:`evalkit.widgets.rankings`);
-    ``tick_positions``/``tick_labels`` name some steps (e.g. BLEU-1 ... BLEU-4)."""
+    ``tick_positions``/``tick_labels`` name some steps (e.g. BLEU-1 ... BLEU-4).  The system names are the
+    tick labels of the left axis (order at the first step) and of the right axis (order at the last step),
+    so the layout makes room for them and no name is cut off."""
     if not ranks:
         raise ValueError("ranks is empty; compute them with evalkit.widgets.rankings")
-    ax = ax or new_axes(figsize=(8.0, 6.0))
+    ax = ax or new_axes(figsize=figsize or (8.0, 6.0))
     steps = n_points or len(next(iter(ranks.values())))
-    margin = max(1.0, 0.3 * steps)  # room for the system names at both ends
+    colors = {}
     for i, (name, rs) in enumerate(sorted(ranks.items(), key=lambda kv: kv[1][-1])):
-        line = ax.plot(range(steps), rs, marker="o", markersize=3, linewidth=1.5, color=f"C{i % 10}",
+        line = ax.plot(range(steps), rs[:steps], marker="o", markersize=3, linewidth=1.5, color=f"C{i % 10}",
                        linestyle="-" if i < 10 else "--")[0]
-        ax.text(steps - 1 + margin / 10, rs[-1], name, va="center", fontsize=8, color=line.get_color())
-        ax.text(-margin / 10, rs[0], name, va="center", ha="right", fontsize=8, color=line.get_color())
-    ax.set_ylim(len(ranks) + 0.5, 0.5)
-    ax.set_yticks(range(1, len(ranks) + 1))
+        colors[name] = line.get_color()
+    right = ax.twinx()
+
+    def name_ticks(axis, step, fmt):
+        # one tick per rank; systems sharing a rank share its label
+        by_rank = {}
+        for name, rs in ranks.items():
+            by_rank.setdefault(rs[step], []).append(name)
+        positions = sorted(by_rank)
+        axis.set_yticks(positions, [fmt(r, ", ".join(sorted(by_rank[r]))) for r in positions], fontsize=8)
+        for tick, r in zip(axis.get_yticklabels(), positions):
+            tick.set_color(colors[sorted(by_rank[r])[0]])
+
+    for axis in (ax, right):
+        axis.set_ylim(len(ranks) + 0.5, 0.5)
+    name_ticks(ax, 0, lambda r, names: f"{names}  {r}")
+    name_ticks(right, steps - 1, lambda r, names: f"{r}  {names}")
     ax.set_ylabel("rank (1 = highest BLEU)")
     ax.set_xticks(list(tick_positions), list(tick_labels))
-    ax.set_xlim(-margin, steps - 1 + margin)
+    ax.set_xlim(-0.5, steps - 0.5)
     ax.set_title(title)
     return ax
 

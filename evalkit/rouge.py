@@ -27,9 +27,9 @@ The variants differ only in what a unit is:
 
 Conventions (each one chosen on purpose; the lesson in ``notebooks/06-rouge.ipynb`` shows them):
 
-- **Tokenization.**  The default, ``tokenizer="rouge-score"``, reproduces the rouge-score library: lowercase,
+- **Tokenization.**  The default, ``tokenize="rouge-score"``, reproduces the rouge-score library: lowercase,
   every character outside ``[a-z0-9]`` becomes a space, split.  Letters outside ASCII are therefore *lost*
-  ("café" -> "caf", a Russian sentence -> no tokens at all).  ``tokenizer="unicode"`` keeps letters, marks and
+  ("café" -> "caf", a Russian sentence -> no tokens at all).  ``tokenize="unicode"`` keeps letters, marks and
   digits of every script.  With ``stemmer=True`` nltk's Porter stemmer is applied to tokens longer than
   three characters, as rouge-score (and ROUGE-1.5.5's ``-m``) does.
 - **Several references.**  ``aggregation="best"`` (default) keeps the reference whose F is highest, the
@@ -63,98 +63,88 @@ Conventions (each one chosen on purpose; the lesson in ``notebooks/06-rouge.ipyn
   definition (a start-of-sentence marker paired with every word).  ROUGE-1.5.5's loop skips the unigram
   of the last token; evalkit counts all of them unless ``convention="rouge-1.5.5"``.
 - **An empty hypothesis** (or one that tokenizes to nothing) scores 0, as does an empty reference.
+
+This module scores one hypothesis against its references.  The LCS tables are in :mod:`evalkit.lcs`, the
+tokenizers in :mod:`evalkit.tokenize`; several variants of many pairs at once (rouge-score's
+``RougeScorer``) are in :mod:`evalkit.rouge_many`; corpus scores with a bootstrap interval in
+:mod:`evalkit.rouge_corpus`.
 """
 
 from __future__ import annotations
 
+import functools
 import math
-import re
+import numbers
 from collections import Counter
-from collections.abc import Callable, Sequence
-from itertools import chain
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from ._checks import check_choice, check_corpus, check_int, check_references, check_same_length
+from ._checks import check_bool, check_choice, check_int, check_references, check_string
+from .lcs import DEFAULT_WEIGHT, lcs_table, union_lcs, wlcs_hit_positions, wlcs_tables
+from .tokenize import check_tokenize, get_tokenizer, stem
 
-TOKENIZERS = ("rouge-score", "unicode")
 AGGREGATIONS = ("best", "mean", "jackknife", "pooled")
-AVERAGES = ("mean", "micro")
 CONVENTIONS = ("lin2004", "rouge-1.5.5")  # for ROUGE-W and ROUGE-SU, where the paper and the script differ
-DEFAULT_WEIGHT = 1.2  # ROUGE-1.5.5's suggested -w
 DEFAULT_MAX_SKIP = 4  # ROUGE-S4 / ROUGE-SU4, the variant reported in DUC evaluations
+# The largest n of ROUGE-N: rouge-score accepts the names "rouge1" ... "rouge9" only, and an n-gram of ten
+# or more words shared by a summary and its reference says nothing that ROUGE-L does not.  A bound also
+# keeps a typo (rouge_n(h, r, 10**7) took 6 s, "rouge1000000" 34 s and 671 MB) from running for ages.
+MAX_N = 9
+# ROUGE-W's weight: f(k) = k ** weight must reward consecutive matches, f(x + y) >= f(x) + f(y) (Lin 2004,
+# section 3.3), which holds for weight >= 1 only (weight 1 is ROUGE-L); below 1 the WLCS can exceed
+# f(length) and F exceeds 1 (weight 0.5 gave F = 1.65).  Above MAX_WEIGHT, f(length) of a long text
+# overflows floats (1000 ** 103 > 1e308) and nobody uses such weights (ROUGE-1.5.5 suggests 1.2).
+MAX_WEIGHT = 10.0
+# beta of F_beta: beta ** 2 must be a finite float (beta = 1e155 gave F = nan); F tends to recall anyway.
+MAX_BETA = 1e150
 
 Tokens = tuple[str, ...]
 
 
 # --------------------------------------------------------------------------------------------------------
-# Tokenization
+# Tokens
 # --------------------------------------------------------------------------------------------------------
-_NOT_ASCII_ALNUM = re.compile(r"[^a-z0-9]+")
+def rouge_tokens(text: str, *, tokenize: str = "rouge-score", stemmer: bool = False) -> Tokens:
+    """The tokens ROUGE compares: ``text`` split by the tokenizer called ``tokenize`` (see
+    :mod:`evalkit.tokenize`), each token stemmed if ``stemmer``.
 
-
-def tokenize_rouge_score(text: str) -> list[str]:
-    """rouge-score's tokenizer (without stemming): lowercase, non-[a-z0-9] -> space, split.
-
-    >>> tokenize_rouge_score("The café's 2 dogs!")
-    ['the', 'caf', 's', '2', 'dogs']
-    """
-    return _NOT_ASCII_ALNUM.sub(" ", text.lower()).split()
-
-
-@lru_cache(maxsize=1)
-def _unicode_word():
-    import regex  # knows Unicode categories; loaded only when this tokenizer is used
-
-    return regex.compile(r"[\p{L}\p{M}\p{N}]+")
-
-
-def tokenize_unicode(text: str) -> list[str]:
-    """Lowercase, then keep runs of letters, combining marks and digits of any script.
-
-    >>> tokenize_unicode("Привет, мир! The café's 2 dogs")
-    ['привет', 'мир', 'the', 'café', 's', '2', 'dogs']
-    """
-    return _unicode_word().findall(text.lower())
-
-
-_TOKENIZER_FUNCTIONS: dict[str, Callable[[str], list[str]]] = {
-    "rouge-score": tokenize_rouge_score,
-    "unicode": tokenize_unicode,
-}
-
-
-@lru_cache(maxsize=1)
-def _porter():
-    from nltk.stem.porter import PorterStemmer  # the stemmer rouge-score uses, in its default mode
-
-    return PorterStemmer()
-
-
-@lru_cache(maxsize=2**17)
-def stem(token: str) -> str:
-    """Porter stem of ``token`` if it is longer than 3 characters (rouge-score's rule), else ``token``."""
-    return _porter().stem(token) if len(token) > 3 else token
-
-
-def tokenize(text: str, *, tokenizer: str = "rouge-score", stemmer: bool = False) -> Tokens:
-    """The tokens ROUGE compares.
-
-    >>> tokenize("The cats were running", stemmer=True)
+    >>> rouge_tokens("The cats were running", stemmer=True)
     ('the', 'cat', 'were', 'run')
     """
-    check_choice("tokenizer", tokenizer, TOKENIZERS)
-    _check_string(text, "text")
-    tokens = _TOKENIZER_FUNCTIONS[tokenizer](text)
+    check_tokenize(tokenize)
+    check_bool("stemmer", stemmer)
+    check_string(text, "text")
+    tokens = get_tokenizer(tokenize)(text)
     if stemmer:
         tokens = [stem(t) for t in tokens]
     return tuple(tokens)
 
 
-def split_sentences(text: str) -> list[str]:
-    """ROUGE-Lsum's sentences: the lines of ``text``, empty lines dropped (rouge-score's rule)."""
+def split_sentences(text: str, split_summaries: bool = False) -> list[str]:
+    """ROUGE-Lsum's sentences: the lines of ``text``, empty lines dropped (rouge-score's rule).
+
+    ``split_summaries=True`` (rouge-score's option of that name) finds the sentences with a sentence
+    splitter instead of reading one per line.  rouge-score calls ``nltk.sent_tokenize``, which needs NLTK's
+    trained English Punkt model, a download; evalkit never downloads, so it uses NLTK's Punkt *class*
+    untrained (``PunktSentenceTokenizer()``): the same algorithm without the learned list of abbreviations.
+    The two agree on sentences that end in ".", "?" or "!" followed by a space; they differ after an
+    abbreviation such as "Mr." or "e.g.", where the untrained splitter also ends a sentence.  Newlines are
+    then plain white space, as in rouge-score.
+
+    >>> split_sentences("the cat sat. the dog ran\\nhome. ok?", split_summaries=True)
+    ['the cat sat.', 'the dog ran\\nhome.', 'ok?']
+    """
+    if split_summaries:
+        return [s for s in _punkt().tokenize(text) if s]
     return [line for line in text.split("\n") if line]
+
+
+@functools.lru_cache(maxsize=1)
+def _punkt():
+    from nltk.tokenize.punkt import PunktSentenceTokenizer  # imported when first needed: nltk is heavy
+
+    return PunktSentenceTokenizer()
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -248,7 +238,9 @@ def score_stats(stats: RougeStats, *, beta: float = 1.0, variant: str = "") -> R
 
 
 def _inverse_weight(x: float, weight: float) -> float:
-    return x if weight == 1 else x ** (1 / weight)
+    # WLCS <= f(length) exactly, but the WLCS is a sum of differences f(k+1) - f(k) in floating point and
+    # can exceed f(length) by an ulp ("a a a" against itself, weight 1.25: 1.0000000000000002): clipped at 1.
+    return x if weight == 1 else min(1.0, x ** (1 / weight))
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -283,81 +275,22 @@ def ngram_stats(hypothesis: Sequence[str], reference: Sequence[str], n: int) -> 
 # --------------------------------------------------------------------------------------------------------
 # ROUGE-L: longest common subsequence
 # --------------------------------------------------------------------------------------------------------
-def lcs_table(reference: Sequence[str], hypothesis: Sequence[str]) -> list[list[int]]:
-    """The dynamic-programming table: ``table[i][j]`` is the LCS length of ``reference[:i]`` and
-    ``hypothesis[:j]`` (rows: reference, columns: hypothesis, as in rouge-score).
+def lcs_stats(hypothesis: Sequence[str], reference: Sequence[str], *, fast: bool = False) -> RougeStats:
+    """ROUGE-L counts: (LCS length, hypothesis length, reference length).
 
-    A match extends the diagonal neighbour by one; otherwise the cell copies the larger of the cell above
-    (drop a reference token) and the cell to the left (drop a hypothesis token).
+    The LCS length is the corner of the readable table of :func:`evalkit.lcs.lcs_table`; ``fast=True``
+    computes it with the bit-parallel :func:`evalkit.fast.bit_parallel_lcs_length` (proven equal).
 
-    >>> lcs_table(["a", "b", "c"], ["b", "c"])
-    [[0, 0, 0], [0, 0, 0], [0, 1, 1], [0, 1, 2]]
+    >>> lcs_stats(["the", "cat", "sat"], ["the", "cat", "is", "sat"])
+    RougeStats(hits=3, hyp_total=3, ref_total=4, weight=1.0, segments=1)
     """
-    table = [[0] * (len(hypothesis) + 1)]
-    for r_tok in reference:
-        above = table[-1]
-        row = [0]
-        for j, h_tok in enumerate(hypothesis, start=1):
-            row.append(above[j - 1] + 1 if r_tok == h_tok else max(above[j], row[j - 1]))
-        table.append(row)
-    return table
+    if fast:
+        from .fast import bit_parallel_lcs_length
 
-
-def lcs_path(reference: Sequence[str], hypothesis: Sequence[str], table: list[list[int]] | None = None):
-    """One LCS, read back from the bottom-right corner of :func:`lcs_table`: the matched cells as
-    (reference index, hypothesis index) pairs, in order.
-
-    Tie rule (rouge-score's and ROUGE-1.5.5's): equal tokens -> diagonal; otherwise go left only if the
-    cell to the left is strictly larger than the cell above, else go up.
-
-    >>> lcs_path(["a", "b", "c"], ["b", "a", "c"])  # "a c" and "b c" are both LCSs; the tie rule picks "a c"
-    [(0, 1), (2, 2)]
-    """
-    if table is None:
-        table = lcs_table(reference, hypothesis)
-    i, j = len(reference), len(hypothesis)
-    path = []
-    while i > 0 and j > 0:
-        if reference[i - 1] == hypothesis[j - 1]:
-            path.append((i - 1, j - 1))
-            i, j = i - 1, j - 1
-        elif table[i][j - 1] > table[i - 1][j]:
-            j -= 1
-        else:
-            i -= 1
-    return path[::-1]
-
-
-def lcs_length(reference: Sequence[str], hypothesis: Sequence[str]) -> int:
-    """LCS length, fast: the bit-parallel algorithm of Allison & Dix (1986) / Hyyrö (2004).
-
-    Bit i of ``v`` is 0 where the LCS of the reference prefix grows at row i; one addition per hypothesis
-    token updates a whole column of the table at once.  Tests prove it equals ``lcs_table(...)[-1][-1]``.
-    """
-    if not reference or not hypothesis:
-        return 0
-    masks: dict[str, int] = {}
-    for i, tok in enumerate(reference):
-        masks[tok] = masks.get(tok, 0) | (1 << i)
-    full = (1 << len(reference)) - 1
-    v = full
-    for tok in hypothesis:
-        u = v & masks.get(tok, 0)
-        v = ((v + u) | (v - u)) & full
-    return len(reference) - v.bit_count()
-
-
-def lcs_stats(hypothesis: Sequence[str], reference: Sequence[str]) -> RougeStats:
-    """ROUGE-L counts: (LCS length, hypothesis length, reference length)."""
-    return RougeStats(lcs_length(reference, hypothesis), len(hypothesis), len(reference))
-
-
-def union_lcs(reference_sentence: Sequence[str], hypothesis_sentences: Sequence[Sequence[str]]) -> list[int]:
-    """Positions of ``reference_sentence`` that lie on the LCS with at least one hypothesis sentence."""
-    hit: set[int] = set()
-    for sentence in hypothesis_sentences:
-        hit.update(i for i, _ in lcs_path(reference_sentence, sentence))
-    return sorted(hit)
+        length = bit_parallel_lcs_length(hypothesis, reference)
+    else:
+        length = lcs_table(hypothesis, reference)[-1][-1]
+    return RougeStats(length, len(hypothesis), len(reference))
 
 
 def summary_lcs_stats(
@@ -371,7 +304,7 @@ def summary_lcs_stats(
 
     >>> r = [["w1", "w2", "w3", "w4", "w5"]]                             # Lin (2004), section 3.2
     >>> c = [["w1", "w2", "w6", "w7", "w8"], ["w1", "w3", "w8", "w9", "w5"]]
-    >>> union_lcs(r[0], c), summary_lcs_stats(c, r).hits
+    >>> union_lcs(c, r[0]), summary_lcs_stats(c, r).hits
     ([0, 1, 2, 4], 4)
     """
     hyp_len = sum(len(s) for s in hypothesis_sentences)
@@ -380,7 +313,7 @@ def summary_lcs_stats(
         return RougeStats(0, hyp_len, ref_len)
     union_tokens: Counter[str] = Counter()
     for sentence in reference_sentences:
-        union_tokens.update(sentence[i] for i in union_lcs(sentence, hypothesis_sentences))
+        union_tokens.update(sentence[i] for i in union_lcs(hypothesis_sentences, sentence))
     hyp_counts = Counter(t for s in hypothesis_sentences for t in s)
     return RougeStats(overlap(union_tokens, hyp_counts), hyp_len, ref_len)
 
@@ -388,54 +321,10 @@ def summary_lcs_stats(
 # --------------------------------------------------------------------------------------------------------
 # ROUGE-W: weighted LCS
 # --------------------------------------------------------------------------------------------------------
-def wlcs_tables(reference: Sequence[str], hypothesis: Sequence[str], weight: float = DEFAULT_WEIGHT):
-    """Lin's (2004) WLCS programme: ``c[i][j]`` is the weighted score, ``k[i][j]`` the length of the run of
-    consecutive matches ending at (i, j).  A match that extends a run of length k adds f(k+1) - f(k)."""
-
-    def f(length: int) -> float:
-        return float(length) ** weight
-
-    c = [[0.0] * (len(hypothesis) + 1)]
-    k = [[0] * (len(hypothesis) + 1)]
-    for r_tok in reference:
-        c_above, k_above = c[-1], k[-1]
-        c_row, k_row = [0.0], [0]
-        for j, h_tok in enumerate(hypothesis, start=1):
-            if r_tok == h_tok:
-                run = k_above[j - 1]
-                c_row.append(c_above[j - 1] + f(run + 1) - f(run))
-                k_row.append(run + 1)
-            else:
-                c_row.append(c_above[j] if c_above[j] > c_row[j - 1] else c_row[j - 1])
-                k_row.append(0)
-        c.append(c_row)
-        k.append(k_row)
-    return c, k
-
-
 def wlcs_stats(hypothesis: Sequence[str], reference: Sequence[str], weight: float = DEFAULT_WEIGHT) -> RougeStats:
     """ROUGE-W counts: (WLCS, f(hypothesis length), f(reference length)) with f(k) = k ** weight."""
-    wlcs = wlcs_tables(reference, hypothesis, weight)[0][-1][-1] if reference and hypothesis else 0.0
+    wlcs = wlcs_tables(hypothesis, reference, weight)[0][-1][-1] if reference and hypothesis else 0.0
     return RougeStats(wlcs, float(len(hypothesis)) ** weight, float(len(reference)) ** weight, weight)
-
-
-def wlcs_hit_positions(reference: Sequence[str], hypothesis: Sequence[str], weight: float = DEFAULT_WEIGHT) -> list[int]:
-    """Reference positions matched on the path read back from the WLCS table (ROUGE-1.5.5's ``markLCS``:
-    diagonal on equal tokens, else up when the cell above is at least the cell to the left, else left)."""
-    if not reference or not hypothesis:
-        return []
-    c = wlcs_tables(reference, hypothesis, weight)[0]
-    i, j = len(reference), len(hypothesis)
-    hits = []
-    while i > 0 and j > 0:
-        if reference[i - 1] == hypothesis[j - 1]:
-            hits.append(i - 1)
-            i, j = i - 1, j - 1
-        elif c[i - 1][j] >= c[i][j - 1]:
-            i -= 1
-        else:
-            j -= 1
-    return hits[::-1]
 
 
 def wlcs_stats_rouge155(
@@ -471,7 +360,7 @@ def wlcs_stats_rouge155(
         base += f(len(sentence))
         marked = set()
         for hyp_sentence in hypothesis_sentences:
-            marked.update(wlcs_hit_positions(sentence, hyp_sentence, weight))
+            marked.update(wlcs_hit_positions(hyp_sentence, sentence, weight))
         run = 0
         for j, tok in enumerate(sentence):
             if j in marked and hyp_left[tok] > 0 and ref_left[tok] > 0:
@@ -539,7 +428,8 @@ def _best(scores: Sequence[RougeScore]) -> RougeScore:
     return scores[best]
 
 
-def _mean(scores: Sequence[RougeScore], variant: str, beta: float) -> RougeScore:
+def mean_score(scores: Sequence[RougeScore], variant: str = "", beta: float = 1.0) -> RougeScore:
+    """The mean of the precisions, recalls and F-measures of ``scores`` (each averaged on its own)."""
     k = len(scores)
     return RougeScore(
         math.fsum(s.precision for s in scores) / k,
@@ -570,54 +460,61 @@ def combine_references(per_reference: Sequence[RougeStats], aggregation: str = "
     if aggregation == "best":
         return _best(scores)
     if aggregation == "mean":
-        return _mean(scores, variant, beta)
+        return mean_score(scores, variant, beta)
     # jackknife (Lin 2004): the best of each leave-one-out subset, averaged
     if len(scores) == 1:
         return scores[0]
     left_out = [_best(scores[:k] + scores[k + 1 :]) for k in range(len(scores))]
-    return _mean(left_out, variant, beta)
+    return mean_score(left_out, variant, beta)
 
 
 # --------------------------------------------------------------------------------------------------------
 # Input checks
 # --------------------------------------------------------------------------------------------------------
-def _check_string(value: Any, what: str) -> str:
-    if value is None:
-        raise TypeError(f"{what} is None; expected a string")
-    if not isinstance(value, str):
-        raise TypeError(f"{what} is a {type(value).__name__}; expected a string (ROUGE tokenizes it itself)")
-    return value
-
-
 def _check_beta(beta: Any) -> float:
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)):
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
         raise TypeError(f"beta must be a number, got {type(beta).__name__}")
-    if not (math.isfinite(beta) and beta > 0):
-        raise ValueError(f"beta must be a positive finite number, got {beta}")
+    if not (math.isfinite(beta) and 0 < beta <= MAX_BETA):
+        raise ValueError(
+            f"beta must be a positive finite number at most {MAX_BETA:g} (beta ** 2 must not overflow; F tends "
+            f"to recall as beta grows), got {beta}"
+        )
     return float(beta)
 
 
-def _check_options(stemmer: Any, tokenizer: Any, beta: Any, aggregation: Any) -> None:
-    if not isinstance(stemmer, bool):
-        raise TypeError(f"stemmer must be True or False, got {stemmer!r}")
-    check_choice("tokenizer", tokenizer, TOKENIZERS)
+def check_order(n: Any) -> int:
+    """ROUGE-N's n: an int from 1 to ``MAX_N`` (9, as rouge-score's "rouge1" ... "rouge9")."""
+    check_int("n", n, 1)
+    if n > MAX_N:
+        raise ValueError(f"n must be at most {MAX_N} (rouge-score's rouge1 ... rouge9), got {n}")
+    return n
+
+
+def check_options(stemmer: Any, tokenize: Any, beta: Any, aggregation: Any) -> None:
+    """Check the options every ROUGE function takes; a TypeError or ValueError names the bad one."""
+    check_bool("stemmer", stemmer)
+    check_tokenize(tokenize)
     _check_beta(beta)
     check_choice("aggregation", aggregation, AGGREGATIONS)
 
 
-def _check_inputs(hypothesis: Any, references: Any, where: str = "") -> tuple[str, list[str]]:
-    _check_string(hypothesis, f"hypothesis{where}")
+def check_inputs(hypothesis: Any, references: Any, where: str = "") -> tuple[str, list[str]]:
+    """A hypothesis string and a non-empty list of reference strings; ``where`` names the segment."""
+    check_string(hypothesis, f"hypothesis{where}")
     check_references(references, f"references{where}")
     for j, ref in enumerate(references):
-        _check_string(ref, f"references{where}[{j}]")
+        check_string(ref, f"references{where}[{j}]")
     return hypothesis, list(references)
 
 
 def _check_weight(weight: Any) -> float:
-    if isinstance(weight, bool) or not isinstance(weight, (int, float)):
+    if isinstance(weight, bool) or not isinstance(weight, numbers.Real):
         raise TypeError(f"weight must be a number, got {type(weight).__name__}")
-    if not (math.isfinite(weight) and weight > 0):
-        raise ValueError(f"weight must be a positive finite number (ROUGE-1.5.5 suggests 1.2), got {weight}")
+    if not (math.isfinite(weight) and 1 <= weight <= MAX_WEIGHT):
+        raise ValueError(
+            f"weight must be a number from 1 to {MAX_WEIGHT:g}: f(k) = k ** weight rewards consecutive matches "
+            f"only for weight >= 1 (Lin 2004, 3.3; 1 is ROUGE-L, ROUGE-1.5.5 suggests 1.2), got {weight}"
+        )
     return float(weight)
 
 
@@ -636,11 +533,11 @@ def _check_max_skip(max_skip: Any) -> int | None:
 # --------------------------------------------------------------------------------------------------------
 # The public scores
 # --------------------------------------------------------------------------------------------------------
-def _score(hypothesis, references, pair_stats, variant, stemmer, tokenizer, beta, aggregation) -> RougeScore:
-    _check_options(stemmer, tokenizer, beta, aggregation)
-    hypothesis, references = _check_inputs(hypothesis, references)
-    hyp = tokenize(hypothesis, tokenizer=tokenizer, stemmer=stemmer)
-    per_reference = [pair_stats(hyp, tokenize(r, tokenizer=tokenizer, stemmer=stemmer)) for r in references]
+def _score(hypothesis, references, pair_stats, variant, stemmer, tokenize, beta, aggregation) -> RougeScore:
+    check_options(stemmer, tokenize, beta, aggregation)
+    hypothesis, references = check_inputs(hypothesis, references)
+    hyp = rouge_tokens(hypothesis, tokenize=tokenize, stemmer=stemmer)
+    per_reference = [pair_stats(hyp, rouge_tokens(r, tokenize=tokenize, stemmer=stemmer)) for r in references]
     return combine_references(per_reference, aggregation, beta=beta, variant=variant)
 
 
@@ -650,7 +547,7 @@ def rouge_n(
     n: int,
     *,
     stemmer: bool = False,
-    tokenizer: str = "rouge-score",
+    tokenize: str = "rouge-score",
     beta: float = 1.0,
     aggregation: str = "best",
 ) -> RougeScore:
@@ -659,8 +556,8 @@ def rouge_n(
     >>> rouge_n("the cat sat on the mat", ["the cat is on the mat"], 1)
     RougeScore(rouge1: P=0.8333, R=0.8333, F=0.8333)
     """
-    check_int("n", n, 1)
-    return _score(hypothesis, references, lambda h, r: ngram_stats(h, r, n), f"rouge{n}", stemmer, tokenizer, beta,
+    check_order(n)
+    return _score(hypothesis, references, lambda h, r: ngram_stats(h, r, n), f"rouge{n}", stemmer, tokenize, beta,
                   aggregation)
 
 
@@ -669,16 +566,23 @@ def rouge_l(
     references: Sequence[str],
     *,
     stemmer: bool = False,
-    tokenizer: str = "rouge-score",
+    tokenize: str = "rouge-score",
     beta: float = 1.0,
     aggregation: str = "best",
+    fast: bool = False,
 ) -> RougeScore:
     """ROUGE-L: the longest common subsequence of the whole token sequences (newlines are just spaces).
+
+    The LCS comes from the readable dynamic-programming table (:func:`evalkit.lcs.lcs_table`);
+    ``fast=True`` uses the bit-parallel LCS instead (:func:`evalkit.fast.bit_parallel_lcs_length`,
+    the same numbers).
 
     >>> rouge_l("the cat sat on the mat", ["the cat is on the mat"])
     RougeScore(rougeL: P=0.8333, R=0.8333, F=0.8333)
     """
-    return _score(hypothesis, references, lcs_stats, "rougeL", stemmer, tokenizer, beta, aggregation)
+    check_bool("fast", fast)
+    return _score(hypothesis, references, lambda h, r: lcs_stats(h, r, fast=fast), "rougeL", stemmer, tokenize, beta,
+                  aggregation)
 
 
 def rouge_lsum(
@@ -686,25 +590,41 @@ def rouge_lsum(
     references: Sequence[str],
     *,
     stemmer: bool = False,
-    tokenizer: str = "rouge-score",
+    tokenize: str = "rouge-score",
     beta: float = 1.0,
     aggregation: str = "best",
+    split_summaries: bool = False,
+    fast: bool = False,
 ) -> RougeScore:
-    """ROUGE-Lsum: summary-level union LCS; sentences are the non-empty lines of each text.
+    """ROUGE-Lsum: summary-level union LCS; sentences are the non-empty lines of each text, or, with
+    ``split_summaries=True`` (rouge-score's option), the sentences an untrained Punkt splitter finds
+    (see :func:`split_sentences` for how that differs from rouge-score's trained model).
+
+    When both texts are one line, the union LCS is the LCS itself and ROUGE-Lsum is ROUGE-L: it is computed
+    by ROUGE-L's :func:`lcs_stats` (with ``fast=True``, the bit-parallel LCS, as :func:`rouge_l` does).
 
     >>> rouge_lsum("the cat sat\\non the mat", ["on the mat\\nthe cat sat"])
     RougeScore(rougeLsum: P=1.0000, R=1.0000, F=1.0000)
     >>> rouge_l("the cat sat\\non the mat", ["on the mat\\nthe cat sat"])
     RougeScore(rougeL: P=0.5000, R=0.5000, F=0.5000)
     """
-    _check_options(stemmer, tokenizer, beta, aggregation)
-    hypothesis, references = _check_inputs(hypothesis, references)
+    check_options(stemmer, tokenize, beta, aggregation)
+    if not isinstance(fast, bool):
+        raise TypeError(f"fast must be True or False, got {fast!r}")
+    hypothesis, references = check_inputs(hypothesis, references)
+
+    check_bool("split_summaries", split_summaries)
 
     def sentences(text: str) -> list[Tokens]:
-        return [tokenize(s, tokenizer=tokenizer, stemmer=stemmer) for s in split_sentences(text)]
+        return [rouge_tokens(s, tokenize=tokenize, stemmer=stemmer) for s in split_sentences(text, split_summaries)]
+
+    def stats(hyp: list[Tokens], ref: list[Tokens]) -> RougeStats:
+        if len(hyp) == 1 and len(ref) == 1:  # one line each: every clipped union-LCS hit is an LCS hit
+            return lcs_stats(hyp[0], ref[0], fast=fast)
+        return summary_lcs_stats(hyp, ref)
 
     hyp = sentences(hypothesis)
-    per_reference = [summary_lcs_stats(hyp, sentences(r)) for r in references]
+    per_reference = [stats(hyp, sentences(r)) for r in references]
     return combine_references(per_reference, aggregation, beta=beta, variant="rougeLsum")
 
 
@@ -714,7 +634,7 @@ def rouge_w(
     *,
     weight: float = DEFAULT_WEIGHT,
     stemmer: bool = False,
-    tokenizer: str = "rouge-score",
+    tokenize: str = "rouge-score",
     beta: float = 1.0,
     aggregation: str = "best",
     convention: str = "lin2004",
@@ -732,13 +652,13 @@ def rouge_w(
     check_choice("convention", convention, CONVENTIONS)
     name = f"rougeW-{weight:g}"
     if convention == "lin2004":
-        return _score(hypothesis, references, lambda h, r: wlcs_stats(h, r, weight), name, stemmer, tokenizer, beta,
+        return _score(hypothesis, references, lambda h, r: wlcs_stats(h, r, weight), name, stemmer, tokenize, beta,
                       aggregation)
-    _check_options(stemmer, tokenizer, beta, aggregation)
-    hypothesis, references = _check_inputs(hypothesis, references)
+    check_options(stemmer, tokenize, beta, aggregation)
+    hypothesis, references = check_inputs(hypothesis, references)
 
     def sentences(text: str) -> list[Tokens]:
-        return [tokenize(s, tokenizer=tokenizer, stemmer=stemmer) for s in split_sentences(text)]
+        return [rouge_tokens(s, tokenize=tokenize, stemmer=stemmer) for s in split_sentences(text)]
 
     hyp = sentences(hypothesis)
     per_reference = [wlcs_stats_rouge155(hyp, sentences(r), weight) for r in references]
@@ -751,7 +671,7 @@ def rouge_s(
     *,
     max_skip: int | None = DEFAULT_MAX_SKIP,
     stemmer: bool = False,
-    tokenizer: str = "rouge-score",
+    tokenize: str = "rouge-score",
     beta: float = 1.0,
     aggregation: str = "best",
 ) -> RougeScore:
@@ -762,7 +682,7 @@ def rouge_s(
     """
     max_skip = _check_max_skip(max_skip)
     name = "rougeS" + ("*" if max_skip is None else str(max_skip))
-    return _score(hypothesis, references, lambda h, r: skip_bigram_stats(h, r, max_skip), name, stemmer, tokenizer,
+    return _score(hypothesis, references, lambda h, r: skip_bigram_stats(h, r, max_skip), name, stemmer, tokenize,
                   beta, aggregation)
 
 
@@ -772,7 +692,7 @@ def rouge_su(
     *,
     max_skip: int | None = DEFAULT_MAX_SKIP,
     stemmer: bool = False,
-    tokenizer: str = "rouge-score",
+    tokenize: str = "rouge-score",
     beta: float = 1.0,
     aggregation: str = "best",
     convention: str = "lin2004",
@@ -787,313 +707,40 @@ def rouge_su(
     name = "rougeSU" + ("*" if max_skip is None else str(max_skip))
     return _score(hypothesis, references,
                   lambda h, r: skip_bigram_stats(h, r, max_skip, unigrams=True, convention=convention), name,
-                  stemmer, tokenizer, beta, aggregation)
-
-
-# --------------------------------------------------------------------------------------------------------
-# Several variants at once
-# --------------------------------------------------------------------------------------------------------
-FAST_VARIANTS = re.compile(r"rouge([1-9][0-9]*|L)")
-
-
-def _check_variants(variants: Any) -> tuple[str, ...]:
-    if isinstance(variants, str) or not isinstance(variants, Sequence) or not variants or not all(
-        isinstance(v, str) and FAST_VARIANTS.fullmatch(v) for v in variants
-    ):
-        raise ValueError(f"variants must be a non-empty list of 'rouge<n>' or 'rougeL' names, got {variants!r}")
-    return tuple(variants)
-
-
-def _scores_of_profiles(hyp, refs, variants, beta, aggregation, known_hits=None) -> dict[str, RougeScore]:
-    from .fast import frozen, rouge_pair_stats
-
-    out = {}
-    for variant in variants:
-        if len(refs) == 1:  # every aggregation of one reference is that reference's score
-            if known_hits and variant in known_hits:  # counted already, for the whole list at once
-                n = int(variant[5:])
-                hits = known_hits[variant]
-                hyp_total, ref_total = max(0, len(hyp[0]) - n + 1), max(0, len(refs[0][0]) - n + 1)
-            else:
-                hits, hyp_total, ref_total = rouge_pair_stats(hyp, refs[0], variant)
-            precision = hits / hyp_total if hyp_total > 0 else 0.0
-            recall = hits / ref_total if ref_total > 0 else 0.0
-            stats = frozen(RougeStats, hits=hits, hyp_total=hyp_total, ref_total=ref_total, weight=1.0, segments=1)
-            out[variant] = frozen(
-                RougeScore,
-                precision=precision,
-                recall=recall,
-                fmeasure=f_measure(precision, recall, beta),
-                variant=variant,
-                beta=beta,
-                stats=stats,
-                reference=0,
-            )
-        else:
-            per_reference = [RougeStats(*rouge_pair_stats(hyp, r, variant)) for r in refs]
-            out[variant] = combine_references(per_reference, aggregation, beta=beta, variant=variant)
-    return out
-
-
-def rouge_scores(
-    hypothesis: str,
-    references: Sequence[str],
-    variants: Sequence[str] = ("rouge1", "rouge2", "rougeL"),
-    *,
-    stemmer: bool = False,
-    tokenizer: str = "rouge-score",
-    beta: float = 1.0,
-    aggregation: str = "best",
-) -> dict[str, RougeScore]:
-    """Several ROUGE-N / ROUGE-L scores of one pair at once, like rouge-score's ``RougeScorer.score``.
-
-    Equal to calling :func:`rouge_n` / :func:`rouge_l` for each variant (the tests prove it), but each
-    text is tokenized and counted once and cached (see :mod:`evalkit.fast`), which is what makes scoring
-    thousands of pairs fast.
-
-    >>> s = rouge_scores("the cat sat on the mat", ["the cat is on the mat"])
-    >>> {k: round(v.fmeasure, 4) for k, v in s.items()}
-    {'rouge1': 0.8333, 'rouge2': 0.6, 'rougeL': 0.8333}
-    """
-    from .fast import rouge_profile
-
-    _check_options(stemmer, tokenizer, beta, aggregation)
-    hypothesis, references = _check_inputs(hypothesis, references)
-    variants = _check_variants(variants)
-    hyp = rouge_profile(hypothesis, tokenizer, stemmer)
-    refs = [rouge_profile(r, tokenizer, stemmer) for r in references]
-    return _scores_of_profiles(hyp, refs, variants, beta, aggregation)
-
-
-def rouge_scores_many(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
-    variants: Sequence[str] = ("rouge1", "rouge2", "rougeL"),
-    *,
-    stemmer: bool = False,
-    tokenizer: str = "rouge-score",
-    beta: float = 1.0,
-    aggregation: str = "best",
-) -> list[dict[str, RougeScore]]:
-    """:func:`rouge_scores` for every segment: ``references[i]`` lists the references of ``hypotheses[i]``.
-
-    The checks run once for the whole list, which is all that distinguishes this from a loop.
-
-    >>> [round(s["rouge1"].fmeasure, 4) for s in rouge_scores_many(["a b", "c"], [["a b c"], ["c", "d"]])]
-    [0.8, 1.0]
-    """
-    from .fast import rouge_profile
-
-    _check_options(stemmer, tokenizer, beta, aggregation)
-    variants = _check_variants(variants)
-    check_corpus("hypotheses", hypotheses)
-    check_corpus("references", references)
-    check_same_length(hypotheses=hypotheses, references=references)
-    simple = (  # the common case, checked with C-level loops; anything else is checked segment by segment
-        set(map(type, hypotheses)) == {str}
-        and set(map(type, references)) <= {list, tuple}
-        and 0 not in map(len, references)
-        and set(map(type, chain.from_iterable(references))) == {str}
-    )
-    if not simple:
-        for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
-            _check_inputs(hyp, refs, where=f"[{i}]")
-    hyp_profiles = [rouge_profile(h, tokenizer, stemmer) for h in hypotheses]
-    ref_profiles = [[rouge_profile(r, tokenizer, stemmer) for r in refs] for refs in references]
-    known: list[dict[str, int]] = [{} for _ in hyp_profiles]
-    orders = sorted({int(v[5:]) for v in variants if v != "rougeL"})
-    if orders and all(len(refs) == 1 for refs in ref_profiles):
-        # One reference per segment: ROUGE-N's hits are BLEU's clipped matches against that reference,
-        # counted for the whole list at once with integer n-gram ids (evalkit.fast.ReferenceIndex).
-        from .fast import ReferenceIndex
-
-        index = ReferenceIndex([(refs[0][0],) for refs in ref_profiles], max(orders))
-        per_order = index.matches([p[0] for p in hyp_profiles], per_segment=True)
-        for n in orders:
-            for seen, hits in zip(known, per_order[n - 1].tolist()):
-                seen[f"rouge{n}"] = hits
-    return [
-        _scores_of_profiles(hyp, refs, variants, beta, aggregation, seen)
-        for hyp, refs, seen in zip(hyp_profiles, ref_profiles, known)
-    ]
-
-
-# --------------------------------------------------------------------------------------------------------
-# Corpus level
-# --------------------------------------------------------------------------------------------------------
-_VARIANT = re.compile(r"rouge([1-9][0-9]*|L|Lsum|W|S|SU)")
-
-
-def get_scorer(variant: str) -> Callable[..., RougeScore]:
-    """The sentence-level function for a variant name: "rouge1", "rouge2", ... "rougeL", "rougeLsum",
-    "rougeW", "rougeS", "rougeSU"."""
-    match = _VARIANT.fullmatch(variant) if isinstance(variant, str) else None
-    if match is None:
-        raise ValueError(
-            f"unknown ROUGE variant {variant!r}; expected 'rouge<n>' (e.g. 'rouge1', 'rouge2'), 'rougeL', "
-            "'rougeLsum', 'rougeW', 'rougeS' or 'rougeSU'"
-        )
-    kind = match.group(1)
-    if kind.isdigit():
-        n = int(kind)
-        return lambda h, refs, **kw: rouge_n(h, refs, n, **kw)
-    return {"L": rouge_l, "Lsum": rouge_lsum, "W": rouge_w, "S": rouge_s, "SU": rouge_su}[kind]
-
-
-@dataclass(frozen=True)
-class RougeCorpusResult:
-    """Corpus ROUGE: the point estimate ``score`` and a bootstrap confidence interval [``low``, ``high``]
-    (each a :class:`RougeScore`; P, R and F have their own percentiles).  ``float(result)`` is F."""
-
-    score: RougeScore
-    low: RougeScore
-    high: RougeScore
-    average: str
-    confidence: float
-    n_samples: int
-    seed: int
-    segments: tuple[RougeScore, ...] = field(repr=False)
-
-    def __float__(self) -> float:
-        return self.score.fmeasure
-
-    def __repr__(self) -> str:
-        s, lo, hi = self.score, self.low, self.high
-        return (
-            f"RougeCorpusResult({s.variant}, {self.average}: P={s.precision:.4f}, R={s.recall:.4f}, "
-            f"F={s.fmeasure:.4f} [{lo.fmeasure:.4f}, {hi.fmeasure:.4f}] at {self.confidence:.0%}, "
-            f"{len(self.segments)} segments)"
-        )
-
-
-def segment_scores(hypotheses: Sequence[str], references: Sequence[Sequence[str]], variant: str = "rouge1",
-                   **options: Any) -> list[RougeScore]:
-    """One :class:`RougeScore` per segment; ``references[i]`` lists the references of ``hypotheses[i]``."""
-    scorer = get_scorer(variant)
-    check_corpus("hypotheses", hypotheses)
-    check_corpus("references", references)
-    check_same_length(hypotheses=hypotheses, references=references)
-    out = []
-    for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
-        _check_inputs(hyp, refs, where=f"[{i}]")
-        out.append(scorer(hyp, refs, **options))
-    return out
-
-
-def bootstrap_interval(segments: Sequence[RougeScore], average: str = "mean", *, n_samples: int = 1000,
-                       confidence: float = 0.95, seed: int = 0) -> tuple[RougeScore, RougeScore, RougeScore]:
-    """(point estimate, low, high) from ``n_samples`` resamples of the segments, with a seeded generator.
-
-    ``average="mean"``: the mean of the segments' P, R and F (rouge-score and ROUGE-1.5.5).  ``"micro"``: the
-    score of the summed counts (ROUGE-1.5.5's ``-t 1``); it needs scores that carry their counts.
-    The bounds are the (1 - confidence)/2 and (1 + confidence)/2 percentiles of the resampled estimates,
-    interpolated linearly (numpy's default, as rouge-score's ``BootstrapAggregator`` does).
-    """
-    import numpy as np
-
-    check_choice("average", average, AVERAGES)
-    check_int("n_samples", n_samples, 1)
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
-        raise ValueError(f"confidence must be a number strictly between 0 and 1, got {confidence!r}")
-    check_int("seed", seed, 0)
-    variant, beta = segments[0].variant, segments[0].beta
-    rng = np.random.default_rng(seed)
-    draws = rng.integers(0, len(segments), size=(n_samples, len(segments)))
-    if average == "mean":
-        matrix = np.array([[s.precision, s.recall, s.fmeasure] for s in segments])
-        point = _mean(segments, variant, beta)
-        estimates = matrix[draws].mean(axis=1)
-    else:
-        if any(s.stats is None for s in segments):
-            raise ValueError("average='micro' needs counts: use aggregation 'best' or 'pooled'")
-        weight = segments[0].stats.weight
-        counts = np.array([[s.stats.hits, s.stats.hyp_total, s.stats.ref_total] for s in segments], dtype=float)
-        point = score_stats(sum(s.stats for s in segments), beta=beta, variant=variant)
-        summed = counts[draws].sum(axis=1)
-        hits, hyp_total, ref_total = summed[:, 0], summed[:, 1], summed[:, 2]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            p = np.where(hyp_total > 0, (hits / np.where(hyp_total > 0, hyp_total, 1)) ** (1 / weight), 0.0)
-            r = np.where(ref_total > 0, (hits / np.where(ref_total > 0, ref_total, 1)) ** (1 / weight), 0.0)
-            b2 = beta * beta
-            den = b2 * p + r
-            f = np.where(den > 0, (1 + b2) * p * r / np.where(den > 0, den, 1), 0.0)
-        estimates = np.stack([p, r, f], axis=1)
-    tail = (1 - confidence) / 2 * 100
-    lo, hi = np.percentile(estimates, [tail, 100 - tail], axis=0)
-    return (
-        point,
-        RougeScore(float(lo[0]), float(lo[1]), float(lo[2]), variant, beta),
-        RougeScore(float(hi[0]), float(hi[1]), float(hi[2]), variant, beta),
-    )
-
-
-def corpus_rouge(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
-    variant: str = "rouge1",
-    *,
-    average: str = "mean",
-    n_samples: int = 1000,
-    confidence: float = 0.95,
-    seed: int = 0,
-    **options: Any,
-) -> RougeCorpusResult:
-    """Corpus ROUGE with a seeded bootstrap confidence interval.
-
-    ``options`` go to the sentence-level function (``stemmer``, ``tokenizer``, ``beta``, ``aggregation``,
-    ``weight`` for ROUGE-W, ``max_skip`` for ROUGE-S/SU).
-
-    >>> r = corpus_rouge(["the cat sat on the mat", "a quick brown fox"],
-    ...                  [["the cat is on the mat"], ["the quick brown fox jumps"]], "rouge1", n_samples=200)
-    >>> round(r.score.fmeasure, 4), round(r.score.recall, 4)
-    (0.75, 0.7167)
-    """
-    check_choice("average", average, AVERAGES)
-    segments = segment_scores(hypotheses, references, variant, **options)
-    point, low, high = bootstrap_interval(segments, average, n_samples=n_samples, confidence=confidence, seed=seed)
-    return RougeCorpusResult(point, low, high, average, float(confidence), n_samples, seed, tuple(segments))
+                  stemmer, tokenize, beta, aggregation)
 
 
 __all__ = [
     "AGGREGATIONS",
     "CONVENTIONS",
-    "TOKENIZERS",
-    "RougeCorpusResult",
+    "MAX_BETA",
+    "MAX_N",
+    "MAX_WEIGHT",
     "RougeScore",
     "RougeStats",
-    "bootstrap_interval",
+    "check_inputs",
+    "check_options",
+    "check_order",
     "combine_references",
-    "corpus_rouge",
     "f_measure",
-    "get_scorer",
-    "lcs_length",
-    "lcs_path",
     "lcs_stats",
-    "lcs_table",
+    "mean_score",
     "ngram_counts",
     "ngram_stats",
+    "overlap",
     "rouge_l",
     "rouge_lsum",
     "rouge_n",
     "rouge_s",
-    "rouge_scores",
-    "rouge_scores_many",
     "rouge_su",
+    "rouge_tokens",
     "rouge_w",
     "score_stats",
-    "segment_scores",
     "skip_bigram_counts",
     "skip_bigram_stats",
     "skip_bigrams",
     "split_sentences",
-    "stem",
     "summary_lcs_stats",
-    "tokenize",
-    "tokenize_rouge_score",
-    "tokenize_unicode",
-    "union_lcs",
-    "wlcs_hit_positions",
     "wlcs_stats",
     "wlcs_stats_rouge155",
-    "wlcs_tables",
 ]

@@ -18,11 +18,11 @@ def bleu_ngram_table(hypothesis, references, n: int = 1, *, tokenize: str = "non
     """One row per distinct hypothesis n-gram: its count in the hypothesis, in each reference, the max
     over references, and the clipped count min(hyp, max) that BLEU credits.  Rows in order of first use."""
     from ._checks import check_int
-    from .bleu import _segment_tokens
+    from .bleu import segment_tokens
     from .ngrams import ngram_counts, ngrams
 
     check_int("n", n, 1)
-    hyp, refs = _segment_tokens(hypothesis, references, tokenize, lowercase)
+    hyp, refs = segment_tokens(hypothesis, references, tokenize, lowercase)
     hyp_counts = ngram_counts(hyp, n)
     ref_counts = [ngram_counts(r, n) for r in refs]
     rows = []
@@ -60,49 +60,58 @@ def bleu_order_table(result):
     return df
 
 
-def bleu_smoothing_table(stats, *, methods=None, weights=(0.25, 0.25, 0.25, 0.25), effective_order=False):
-    """One row per smoothing method: the precision p_n each method puts into the geometric mean, and the
-    score.  Re-scores the same :class:`~evalkit.bleu.BLEUStats` (no recounting).  A method that refuses
-    these statistics (``method6`` needs a non-zero 3-gram precision) gets NaN everywhere."""
-    import math
+def bleu_smoothing_table(stats, *, methods=None, weights=(0.25, 0.25, 0.25, 0.25), effective_order=False,
+                         digits=None):
+    """One row per smoothing method: the precision p_n each method puts into the geometric mean, the
+    score, and a note.  Re-scores the same :class:`~evalkit.bleu.BLEUStats` (no recounting).
 
+    A method that refuses these statistics (``method5``/``method7`` need 5-gram counts, ``method6`` a
+    non-zero 3-gram precision) gets empty cells and, in the ``note`` column, the message
+    :func:`~evalkit.bleu.score_stats` raises; the note is empty for every method that scored.  The
+    precision and score columns then hold numbers and empty strings, which ``DataFrame.round`` skips:
+    pass ``digits`` to round the numbers instead.
+
+    >>> from evalkit.bleu import sentence_stats
+    >>> t = bleu_smoothing_table(sentence_stats("a b c", ["a b x"]), methods=["method1", "method6"], digits=4)
+    >>> t.loc["method6", "BLEU"], t.loc["method6", "note"][:40], t.loc["method1", "note"]
+    ('', "smoothing 'method6' needs at least three", '')
+    """
+    from ._checks import check_weights
     from .bleu import SMOOTHING, score_stats
 
+    weights = check_weights(weights)  # read once (a generator works), bad weights refused before the loop
     methods = list(SMOOTHING if methods is None else methods)
     order = len(weights)
+    columns = [*(f"p{n}" for n in range(1, order + 1)), "BLEU"]
+
+    def shown(x):
+        return x if digits is None else round(x, digits)
+
     rows = []
     for m in methods:
         try:
             result = score_stats(stats, weights=weights, smoothing=m, effective_order=effective_order)
-        except ValueError:
+        except ValueError as error:
             if m not in SMOOTHING:
                 raise
-            rows.append({"smoothing": m, **{f"p{n}": math.nan for n in range(1, order + 1)}, "BLEU": math.nan})
+            rows.append({"smoothing": m, **dict.fromkeys(columns, ""), "note": str(error)})
             continue
-        values = {f"p{p.n}": (math.nan if p.value is None else p.value) for p in result.precisions}
-        rows.append({"smoothing": m, **values, "BLEU": result.score})
-    return _pd().DataFrame(rows).set_index("smoothing")
-
-
-def _check_system_scores(scores):
-    """Check a dict setting -> {system: score} (every setting scoring the same systems); the system names."""
-    if not isinstance(scores, dict) or not scores:
-        raise TypeError("scores must be a non-empty dict: setting (e.g. tokenizer) -> {system: score}")
-    systems = None
-    for setting, by_system in scores.items():
-        if not isinstance(by_system, dict) or not by_system:
-            raise TypeError(f"scores[{setting!r}] must be a non-empty dict of system -> score")
-        if systems is None:
-            systems = list(by_system)
-        elif set(by_system) != set(systems):
-            raise ValueError(f"scores[{setting!r}] does not score the same systems as the first setting")
-    return systems
+        # a precision that does not exist (an order with no n-grams, under effective order) stays empty
+        values = {f"p{p.n}": ("" if p.value is None else shown(p.value)) for p in result.precisions}
+        rows.append({"smoothing": m, **values, "BLEU": shown(result.score), "note": ""})
+    table = _pd().DataFrame(rows, columns=["smoothing", *columns, "note"]).set_index("smoothing")
+    for column in columns:  # plain float columns when nothing is empty, so DataFrame.round still works
+        if not (table[column].astype(object) == "").any():
+            table[column] = table[column].astype(float)
+    return table
 
 
 def bleu_ranks(by_system):
-    """Rank of each system by score, 1 = best; equal scores share the better rank."""
-    ordered = sorted(by_system.values(), reverse=True)
-    return {name: 1 + sum(1 for s in ordered if s > score) for name, score in by_system.items()}
+    """Rank of each system by score, 1 = best; equal scores share the better rank (1, 2, 2, 4): see
+    :func:`evalkit.ranking.competition_ranks`."""
+    from .ranking import competition_ranks
+
+    return competition_ranks(by_system)
 
 
 def bleu_system_table(scores):
@@ -110,7 +119,9 @@ def bleu_system_table(scores):
 
     ``scores`` maps setting -> {system: score}.  Rows are sorted by the first setting's score.
     """
-    systems = _check_system_scores(scores)
+    from ._checks import check_system_scores
+
+    systems = check_system_scores(scores)
     settings = list(scores)
     first = settings[0]
     ranks = {s: bleu_ranks(scores[s]) for s in settings}
@@ -189,19 +200,19 @@ def gleu_penalty_table(hypothesis, reference, source, n: int = 1, *, formula: st
     the match min(hyp, ref) and the source penalty under ``formula`` ("code" or "paper"), and what it
     adds to the numerator before the per-sentence floor.  Rows in order of first use."""
     from ._checks import check_choice, check_int
-    from .gleu import FORMULAS, _as_units, source_penalty
+    from .gleu import FORMULAS, as_units, source_penalty
     from .ngrams import ngram_counts, ngrams
 
     check_int("n", n, 1)
     check_choice("formula", formula, FORMULAS)
-    hyp = _as_units(hypothesis, "hypothesis", "word")
-    ref = _as_units(reference, "reference", "word")
-    src = _as_units(source, "source", "word")
+    hyp = as_units(hypothesis, "hypothesis")
+    ref = as_units(reference, "reference")
+    src = as_units(source, "source")
     h, r, s = ngram_counts(hyp, n), ngram_counts(ref, n), ngram_counts(src, n)
     rows = []
     for gram in dict.fromkeys(ngrams(hyp, n)):
         match = min(h[gram], r[gram])
-        penalty = source_penalty(s[gram], r[gram], h[gram], formula)
+        penalty = source_penalty(h[gram], r[gram], s[gram], formula)
         rows.append(
             {"n-gram": " ".join(gram), "source": s[gram], "ref": r[gram], "hyp": h[gram], "match": match,
              "penalty": penalty, "match - penalty": match - penalty}
@@ -214,9 +225,16 @@ def google_bleu_vs_gleu_table(hypotheses, references, sources, *, names=None):
     """One row per hypothesis: BLEU (sentence, sacreBLEU's exp smoothing), Google's GLEU and GEC GLEU
     (sentence, mean over references, the script's smoothing): the same sentences under three metrics."""
     from .bleu import sentence_bleu
-    from .gleu import sentence_gleu, sentence_google_bleu
+    from .gleu import sentence_gleu
+    from .google_bleu import sentence_google_bleu
 
+    from ._checks import check_corpus, check_same_length
+
+    check_corpus("hypotheses", hypotheses)
+    check_corpus("references", references)
+    check_corpus("sources", sources)
     names = list(names) if names is not None else [f"hyp {i + 1}" for i in range(len(hypotheses))]
+    check_same_length(hypotheses=hypotheses, references=references, sources=sources, names=names)
     rows = []
     for name, hyp, refs, src in zip(names, hypotheses, references, sources):
         rows.append(
@@ -235,35 +253,37 @@ def google_bleu_vs_gleu_table(hypotheses, references, sources, *, names=None):
 
 
 # ======================================== ROUGE =======================================
-def _rouge_pair_tokens(hypothesis, reference, stemmer, tokenizer):
-    from .rouge import _check_string, tokenize
+def _rouge_pair_tokens(hypothesis, reference, stemmer, tokenize):
+    from ._checks import check_string
+    from .rouge import rouge_tokens
 
-    _check_string(reference, "reference")
+    check_string(hypothesis, "hypothesis")
+    check_string(reference, "reference")
     return (
-        tokenize(hypothesis, tokenizer=tokenizer, stemmer=stemmer),
-        tokenize(reference, tokenizer=tokenizer, stemmer=stemmer),
+        rouge_tokens(hypothesis, tokenize=tokenize, stemmer=stemmer),
+        rouge_tokens(reference, tokenize=tokenize, stemmer=stemmer),
     )
 
 
-def rouge_lcs_table(hypothesis: str, reference: str, *, stemmer: bool = False, tokenizer: str = "rouge-score"):
+def rouge_lcs_table(hypothesis: str, reference: str, *, stemmer: bool = False, tokenize: str = "rouge-score"):
     """ROUGE-L's dynamic-programming table for one pair: rows are the reference tokens, columns the
     hypothesis tokens, each after an empty prefix "∅"; cell (i, j) is the LCS length of the first i reference
     and first j hypothesis tokens.  ``df.attrs["path"]`` lists the matched cells of the LCS that rouge-score
     reads back, as (row, column) positions in the table (1-based, because of the empty prefix), and
     ``df.attrs["lcs"]`` its tokens."""
-    from .rouge import lcs_path, lcs_table
+    from .lcs import lcs_path, lcs_table
 
-    hyp, ref = _rouge_pair_tokens(hypothesis, reference, stemmer, tokenizer)
-    table = lcs_table(ref, hyp)
+    hyp, ref = _rouge_pair_tokens(hypothesis, reference, stemmer, tokenize)
+    table = lcs_table(hyp, ref)
     df = _pd().DataFrame(table, index=["∅", *ref], columns=["∅", *hyp])
     df.index.name, df.columns.name = "reference", "hypothesis"
-    path = lcs_path(ref, hyp, table)
+    path = lcs_path(hyp, ref, table)
     df.attrs.update(path=[(i + 1, j + 1) for i, j in path], lcs=[ref[i] for i, _ in path], length=table[-1][-1])
     return df
 
 
 def rouge_ngram_table(hypothesis: str, reference: str, n: int = 1, *, stemmer: bool = False,
-                      tokenizer: str = "rouge-score"):
+                      tokenize: str = "rouge-score"):
     """The n-grams of a pair: one row per distinct n-gram (hypothesis n-grams first, in order of first use,
     then those only in the reference), its count on each side and the clipped match min(hyp, ref).
     ``df.attrs`` holds the totals (hits, hyp_total, ref_total) and precision, recall and F."""
@@ -271,7 +291,7 @@ def rouge_ngram_table(hypothesis: str, reference: str, n: int = 1, *, stemmer: b
     from .rouge import ngram_counts, ngram_stats, score_stats
 
     check_int("n", n, 1)
-    hyp, ref = _rouge_pair_tokens(hypothesis, reference, stemmer, tokenizer)
+    hyp, ref = _rouge_pair_tokens(hypothesis, reference, stemmer, tokenize)
     hyp_counts, ref_counts = ngram_counts(hyp, n), ngram_counts(ref, n)
     rows = []
     for gram in dict.fromkeys([*hyp_counts, *ref_counts]):

@@ -1,32 +1,70 @@
-"""Tokenizers, chosen by name.
+"""Every tokenizer evalkit knows, chosen by name, and the Porter stemmer.
 
-A tokenizer is a plain function ``str -> list[str]``.  The names and behaviour follow sacreBLEU's, so that
-``tokenize("13a")`` splits a sentence exactly as ``sacrebleu`` does before it counts n-grams:
+A tokenizer is a plain function ``str -> list[str]``; every metric takes one by name with the keyword
+``tokenize=`` (``sentence_bleu(..., tokenize="13a")``, ``rouge_n(..., tokenize="unicode")``).
 
-- ``"none"``: split on white space, nothing else.
-- ``"13a"``: the rules of the WMT scoring script ``mteval-v13a.pl``: unescape four HTML entities, put spaces
-  around ASCII punctuation and symbols, and around ``.`` and ``,`` unless they sit between digits (3.5 and
-  1,000 stay whole), and split a ``-`` off a preceding digit.
-- ``"intl"``: the rules of ``mteval-v14.pl --international-tokenization``: the same idea with Unicode
-  classes: punctuation (category P*) is split off unless it touches a digit on that side, every symbol
-  (category S*) stands alone.
-- ``"char"``: every non-space character is a token.
+=====================  ==================================================================================
+``"none"``             split on white space, nothing else (GLEU's and NLTK's "words").
+``"13a"``              sacreBLEU's default, the rules of the WMT script ``mteval-v13a.pl``: unescape four
+                       HTML entities, put spaces around ASCII punctuation and symbols, and around ``.`` and
+                       ``,`` unless they sit between digits (3.5 and 1,000 stay whole), and split a ``-``
+                       off a preceding digit.
+``"intl"``             ``mteval-v14.pl --international-tokenization``: punctuation (Unicode category P*)
+                       is split off unless it touches a digit on that side, every symbol (S*) stands alone.
+``"char"``             sacreBLEU's: every non-space character is a token.
+``"char-with-spaces"`` every character, spaces included (the ``gleu`` package's ``-t char``).
+``"rouge-score"``      rouge-score's: lowercase, every character outside ``[a-z0-9]`` becomes a space, split
+                       (letters outside ASCII are lost: "café" -> "caf").
+``"unicode"``          lowercase, keep runs of letters, marks and digits of every script.
+``"unicode-cjk"``      like ``"unicode"``, but every Chinese/Japanese ideograph, kana and Hangul syllable is a
+                       token of its own (these scripts do not put spaces between words).
+``"nltk"``             NLTK's ``NLTKWordTokenizer`` (Treebank rules; no download needed).
+=====================  ==================================================================================
 
     >>> tokenize("It's 3.5% in the U.S.", "13a")
     ["It's", '3.5', '%', 'in', 'the', 'U', '.', 'S', '.']
     >>> tokenize("It's 3.5% in the U.S.", "intl")
     ['It', "'", 's', '3.5', '%', 'in', 'the', 'U', '.', 'S', '.']
+
+Two tokenizers have a second, faster implementation next to the readable one (tests prove them equal):
+:func:`tokenize_13a_fast` and :func:`tokenize_rouge_score_fast`.  :func:`stem` is the Porter stemmer as
+rouge-score applies it.  The caches here are cleared by ``evalkit.clear_caches()``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, wraps
 
 from ._checks import check_choice
 
 Tokenizer = Callable[[str], list[str]]
+
+
+def cache_short_texts(maxsize: int, longest: int = 512):
+    """``functools.lru_cache(maxsize)`` for strings of at most ``longest`` characters; a longer one is
+    computed afresh each time.  The cache then holds at most ``maxsize`` entries of bounded size (99.9% of
+    WMT17 segments are shorter than 512 characters), however long the texts a user scores.
+
+    >>> @cache_short_texts(maxsize=8, longest=5)
+    ... def upper(text): return text.upper()
+    >>> upper("abc"), upper("abcdefgh"), upper.cache_info().currsize
+    ('ABC', 'ABCDEFGH', 1)
+    """
+
+    def decorate(fn):
+        cached = lru_cache(maxsize=maxsize)(fn)
+
+        @wraps(fn)
+        def call(text):
+            return cached(text) if len(text) <= longest else fn(text)
+
+        call.cache_info, call.cache_clear = cached.cache_info, cached.cache_clear
+        call.cache_parameters, call.longest = cached.cache_parameters, longest
+        return call
+
+    return decorate
 
 
 def tokenize_none(text: str) -> list[str]:
@@ -44,7 +82,7 @@ _13A_DASH_AFTER_DIGIT = re.compile(r"([0-9])(-)")
 _13A_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
 
-@lru_cache(maxsize=2**16)
+@cache_short_texts(maxsize=2**16)
 def _tokenize_13a_cached(text: str) -> tuple[str, ...]:
     text = text.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
     if "&" in text:
@@ -64,6 +102,46 @@ def tokenize_13a(text: str) -> list[str]:
     return list(_tokenize_13a_cached(text.rstrip()))
 
 
+# The same rules in one C-level pass.  Every rule puts spaces around one character, and the text is split
+# on white space afterwards, so what matters is only *which* characters end up padded:
+#   - rule 1's characters { | } ~ [ \ ] ^ _ ` ! " # $ % & ( ) * + : ; < = > ? @ / always (the readable class
+#     also holds the space itself, whose padding changes nothing once the text is split);
+#   - a . or , unless it sits between two digits (rule 2 pads it after a non-digit, rule 3 before one);
+#   - a - after a digit (rule 4).
+# Padding never turns a digit neighbour into a non-digit one or back (it only inserts spaces next to
+# punctuation), so each condition can be read on the original text, with look-behind and look-ahead.
+# re.split with one capturing group returns the text between the padded characters and the characters
+# themselves; " ".join puts a space on each side of every one, all in C (a template such as r" \1 " calls
+# back into Python for every match).  One case differs: rules 2 and 3 consume two characters per match, so
+# in a run of periods and commas ("...", ".,") a match can hide the next one; such text takes the readable
+# rules 2-4.  The tests prove both branches equal to tokenize_13a and to sacreBLEU on WMT17 and on
+# generated text.
+# Every alternative starts by matching its character (the look-behind comes after it), and the leading
+# look-ahead names all of them, so the regex engine skips other characters quickly.
+_13A_SPLIT_OFF = re.compile(r"(?=[{-~\[-`!-&(-/:-@])([{-~\[-`!-&(-+:-@/]|[.,](?![0-9])|[.,](?<![0-9][.,])|-(?<=[0-9]-))")
+_13A_RUN_OF_PERIODS_COMMAS = re.compile(r"[.,][.,]")
+_13A_RULE_1 = re.compile(r"([{-~\[-`!-&(-+:-@/])")  # rule 1 without the space (see above)
+
+
+@cache_short_texts(maxsize=2**16)
+def tokenize_13a_fast(text: str) -> tuple[str, ...]:
+    """The same tokens as :func:`tokenize_13a`, as a tuple, in one regular-expression pass."""
+    text = text.rstrip()
+    if "<skipped>" in text:
+        text = text.replace("<skipped>", "")
+    if "\n" in text:
+        text = text.replace("-\n", "").replace("\n", " ")
+    if "&" in text:
+        for entity, char in _13A_ENTITIES:
+            text = text.replace(entity, char)
+    if _13A_RUN_OF_PERIODS_COMMAS.search(text) is None:
+        return tuple(" ".join(_13A_SPLIT_OFF.split(text)).split())
+    text = " ".join(_13A_RULE_1.split(f" {text} "))
+    text = _13A_PERIOD_COMMA_AFTER_NON_DIGIT.sub(r"\1 \2 ", text)
+    text = _13A_PERIOD_COMMA_BEFORE_NON_DIGIT.sub(r" \1 \2", text)
+    return tuple(_13A_DASH_AFTER_DIGIT.sub(r"\1 \2 ", text).split())
+
+
 # --- intl ------------------------------------------------------------------------------------------------
 # The third-party ``regex`` module knows Unicode categories (\p{P}: punctuation, \p{S}: symbols, \p{N}:
 # numbers); it is imported only when this tokenizer is first used.
@@ -78,7 +156,7 @@ def _intl_rules():
     )
 
 
-@lru_cache(maxsize=2**16)
+@cache_short_texts(maxsize=2**16)
 def _tokenize_intl_cached(text: str) -> tuple[str, ...]:
     for pattern, replacement in _intl_rules():
         text = pattern.sub(replacement, text)
@@ -90,22 +168,129 @@ def tokenize_intl(text: str) -> list[str]:
     return list(_tokenize_intl_cached(text.rstrip()))
 
 
+# --- characters ------------------------------------------------------------------------------------------
 def tokenize_char(text: str) -> list[str]:
-    """Every character that is not white space is a token."""
+    """Every character that is not white space is a token (sacreBLEU's ``char``)."""
     return [ch for ch in text if not ch.isspace()]
 
 
+def tokenize_char_with_spaces(text: str) -> list[str]:
+    """Every character is a token, spaces included (the ``gleu`` package's ``-t char``).
+
+    >>> tokenize_char_with_spaces("a b")
+    ['a', ' ', 'b']
+    """
+    return list(text)
+
+
+# --- ROUGE's ---------------------------------------------------------------------------------------------
+_NOT_ASCII_ALNUM = re.compile(r"[^a-z0-9]+")
+
+
+def tokenize_rouge_score(text: str) -> list[str]:
+    """rouge-score's tokenizer (without stemming): lowercase, non-[a-z0-9] -> space, split.
+
+    >>> tokenize_rouge_score("The café's 2 dogs!")
+    ['the', 'caf', 's', '2', 'dogs']
+    """
+    return _NOT_ASCII_ALNUM.sub(" ", text.lower()).split()
+
+
+# The same rule in C loops: lowercase, turn every non-ASCII character into "?", then map every ASCII
+# character outside [a-z0-9] to a space.
+_ROUGE_SPACES = {i: " " for i in range(128) if not ("a" <= chr(i) <= "z" or "0" <= chr(i) <= "9")}
+
+
+def tokenize_rouge_score_fast(text: str) -> list[str]:
+    """The same tokens as :func:`tokenize_rouge_score`, without a regular expression."""
+    return text.lower().encode("ascii", "replace").decode("ascii").translate(_ROUGE_SPACES).split()
+
+
+@lru_cache(maxsize=1)
+def _unicode_word():
+    import regex  # knows Unicode categories; loaded only when this tokenizer is used
+
+    return regex.compile(r"[\p{L}\p{M}\p{N}]+")
+
+
+def tokenize_unicode(text: str) -> list[str]:
+    """Lowercase, then keep runs of letters, combining marks and digits of any script.
+
+    >>> tokenize_unicode("Привет, мир! The café's 2 dogs")
+    ['привет', 'мир', 'the', 'café', 's', '2', 'dogs']
+    """
+    return _unicode_word().findall(text.lower())
+
+
+# Han ideographs, hiragana, katakana and Hangul: one token per character (with any combining marks that
+# follow it, such as the katakana voicing marks).  Everything else is tokenized as by "unicode".
+_CJK = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}"
+
+
+@lru_cache(maxsize=1)
+def _unicode_cjk_word():
+    import regex
+
+    return regex.compile(rf"[{_CJK}]\p{{M}}*|(?:(?![{_CJK}])[\p{{L}}\p{{M}}\p{{N}}])+")
+
+
+def tokenize_unicode_cjk(text: str) -> list[str]:
+    """Like ``"unicode"``, but each CJK ideograph, kana or Hangul syllable is a token of its own.
+
+    Chinese and Japanese are written without spaces, so ``"unicode"`` makes a whole Chinese sentence one
+    token and two sentences that differ in one character share nothing.  Here every character of the Han,
+    Hiragana, Katakana and Hangul scripts stands alone (with the combining marks that follow it); runs of
+    other letters, marks and digits stay words, as under ``"unicode"``, and punctuation is dropped.  On
+    Chinese characters this is what sacreBLEU's ``zh`` tokenizer does (it splits every Chinese character
+    off; unlike this one it keeps punctuation and case); the tests compare the two.
+
+    >>> tokenize_unicode_cjk("猫坐在垫子上。The cat 2")
+    ['猫', '坐', '在', '垫', '子', '上', 'the', 'cat', '2']
+    >>> tokenize_unicode_cjk("ネコ가 sat")
+    ['ネ', 'コ', '가', 'sat']
+    """
+    return _unicode_cjk_word().findall(text.lower())
+
+
+# --- NLTK's ----------------------------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def _nltk_word_tokenizer() -> Tokenizer:
+    from nltk.tokenize import NLTKWordTokenizer  # Treebank rules, no download needed
+
+    return NLTKWordTokenizer().tokenize
+
+
+def tokenize_nltk(text: str) -> list[str]:
+    """NLTK's ``NLTKWordTokenizer`` (what ``nltk.word_tokenize`` uses after sentence splitting).
+
+    >>> tokenize_nltk("They'll pay $3.50.")
+    ['They', "'ll", 'pay', '$', '3.50', '.']
+    """
+    return _nltk_word_tokenizer()(text)
+
+
+# --- the registry ----------------------------------------------------------------------------------------
 TOKENIZERS: dict[str, Tokenizer] = {
     "none": tokenize_none,
     "13a": tokenize_13a,
     "intl": tokenize_intl,
     "char": tokenize_char,
+    "char-with-spaces": tokenize_char_with_spaces,
+    "rouge-score": tokenize_rouge_score,
+    "unicode": tokenize_unicode,
+    "unicode-cjk": tokenize_unicode_cjk,
+    "nltk": tokenize_nltk,
 }
+
+
+def check_tokenize(name: object) -> str:
+    """Return ``name`` if it names a tokenizer; otherwise a ValueError listing the names."""
+    return check_choice("tokenizer", name, TOKENIZERS)
 
 
 def get_tokenizer(name: str) -> Tokenizer:
     """The tokenizer function called ``name`` (one of ``TOKENIZERS``)."""
-    return TOKENIZERS[check_choice("tokenizer", name, TOKENIZERS)]
+    return TOKENIZERS[check_tokenize(name)]
 
 
 def tokenize(text: str, name: str = "13a") -> list[str]:
@@ -113,3 +298,31 @@ def tokenize(text: str, name: str = "13a") -> list[str]:
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")
     return get_tokenizer(name)(text)
+
+
+# --- stemming --------------------------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def _porter():
+    from nltk.stem.porter import PorterStemmer  # the stemmer rouge-score uses, in its default mode
+
+    return PorterStemmer()
+
+
+@cache_short_texts(maxsize=2**17, longest=64)
+def stem(token: str) -> str:
+    """Porter stem of ``token`` if it is longer than 3 characters (rouge-score's rule), else ``token``.
+
+    >>> stem("running"), stem("cats"), stem("was")
+    ('run', 'cat', 'was')
+    """
+    return _porter().stem(token) if len(token) > 3 else token
+
+
+def cached_functions() -> dict[str, object]:
+    """The functions of this module that keep an LRU cache, by name (for ``evalkit.cache_info()``)."""
+    return {
+        "13a": _tokenize_13a_cached,
+        "13a (fast)": tokenize_13a_fast,
+        "intl": _tokenize_intl_cached,
+        "stem": stem,
+    }

@@ -22,21 +22,21 @@ bars of the weighted log-precisions w_n * log p_n.  It is a plain function, so i
 
 from __future__ import annotations
 
-import dataclasses
 import html
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from . import bleu as _bleu
-from ._checks import check_choice, check_corpus, check_int, check_references, check_text, check_weights
+from ._checks import check_choice, check_int, check_references, check_text, check_weights, normalize_weights
+from .ranking import competition_ranks
+from .tokenize import get_tokenizer
 
 COUNT_ORDER = 6  # counted once; covers every max order offered and the 5-grams NLTK's methods 5 and 7 read
 MAX_ORDERS = tuple(range(1, COUNT_ORDER + 1))
-# evalkit's tokenizers by name, plus "nltk": NLTK's NLTKWordTokenizer (Treebank rules, no download needed).
+# The tokenizers the explorer offers (names of evalkit.tokenize; "nltk" is NLTK's NLTKWordTokenizer).
 TOKENIZERS = ("none", "13a", "intl", "char", "nltk")
 SMOOTHING = _bleu.SMOOTHING
 REF_LENGTHS = _bleu.REF_LENGTHS
@@ -45,68 +45,34 @@ REF_LENGTHS = _bleu.REF_LENGTHS
 # --------------------------------------------------------------------------------------------------------
 # Counting (done once per text and tokenizer)
 # --------------------------------------------------------------------------------------------------------
-@lru_cache(maxsize=1)
-def _nltk_word_tokenizer() -> Callable[[str], list[str]]:
-    from nltk.tokenize import NLTKWordTokenizer
-
-    return NLTKWordTokenizer().tokenize
-
-
-def tokenize_text(text: str, tokenizer: str = "none") -> list[str]:
-    """Split ``text`` with the explorer's tokenizer called ``tokenizer`` (one of ``TOKENIZERS``)."""
-    check_choice("tokenizer", tokenizer, TOKENIZERS)
+def tokenize_text(text: str, tokenize: str = "none") -> list[str]:
+    """Split ``text`` with the explorer's tokenizer called ``tokenize`` (one of ``TOKENIZERS``)."""
+    check_choice("tokenizer", tokenize, TOKENIZERS)
     check_text(text, "text")
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")
-    if tokenizer == "nltk":
-        return _nltk_word_tokenizer()(text)
-    from .tokenize import get_tokenizer
-
-    return get_tokenizer(tokenizer)(text)
-
-
-def _as_tokens(text: Any, what: str, tokenizer: str) -> list[str]:
-    check_text(text, what)
-    if not isinstance(text, str):
-        return list(text)  # already tokens
-    return tokenize_text(text, tokenizer)
+    return get_tokenizer(tokenize)(text)
 
 
 def count_sentence(
-    hypothesis: str | Sequence[str], references: Sequence[str | Sequence[str]], tokenizer: str = "none"
+    hypothesis: str | Sequence[str], references: Sequence[str | Sequence[str]], tokenize: str = "none"
 ) -> _bleu.BLEUStats:
-    """The statistics of one segment, counted once up to ``COUNT_ORDER`` (strings are split by ``tokenizer``)."""
-    check_choice("tokenizer", tokenizer, TOKENIZERS)
-    if tokenizer != "nltk":
-        return _bleu.sentence_stats(hypothesis, references, max_order=COUNT_ORDER, tokenize=tokenizer)
-    refs = check_references(references)
-    hyp_tokens = _as_tokens(hypothesis, "hypothesis", tokenizer)
-    ref_tokens = [_as_tokens(r, f"references[{j}]", tokenizer) for j, r in enumerate(refs)]
-    stats = _bleu.sentence_stats(hyp_tokens, ref_tokens, max_order=COUNT_ORDER)
-    return dataclasses.replace(stats, tokenize="nltk")
+    """The statistics of one segment, counted once up to ``COUNT_ORDER`` (strings are split by ``tokenize``)."""
+    check_choice("tokenizer", tokenize, TOKENIZERS)
+    return _bleu.sentence_stats(hypothesis, references, max_order=COUNT_ORDER, tokenize=tokenize)
 
 
 def count_corpus(
     hypotheses: Sequence[str | Sequence[str]],
     references: Sequence[Sequence[str | Sequence[str]]],
-    tokenizer: str = "13a",
+    tokenize: str = "13a",
 ) -> _bleu.BLEUStats:
     """The summed statistics of a corpus, counted once up to ``COUNT_ORDER``.
 
     ``references[i]`` lists the references of ``hypotheses[i]`` (segment-major, as in :mod:`evalkit.bleu`).
     """
-    check_choice("tokenizer", tokenizer, TOKENIZERS)
-    if tokenizer != "nltk":
-        return _bleu.corpus_stats(hypotheses, references, max_order=COUNT_ORDER, tokenize=tokenizer)
-    check_corpus("hypotheses", hypotheses)
-    check_corpus("references", references)
-    hyps = [_as_tokens(h, f"hypotheses[{i}]", tokenizer) for i, h in enumerate(hypotheses)]
-    refs = [
-        [_as_tokens(r, f"references[{i}][{j}]", tokenizer) for j, r in enumerate(check_references(rs, f"references[{i}]"))]
-        for i, rs in enumerate(references)
-    ]
-    stats = _bleu.corpus_stats(hyps, refs, max_order=COUNT_ORDER)
-    return dataclasses.replace(stats, tokenize="nltk")
+    check_choice("tokenizer", tokenize, TOKENIZERS)
+    return _bleu.corpus_stats(hypotheses, references, max_order=COUNT_ORDER, tokenize=tokenize)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -159,9 +125,7 @@ def normalized_weights(raw_weights: Sequence[float], max_order: int | None = Non
     order = len(raw) if max_order is None else check_int("max_order", max_order, 1)
     if order > len(raw):
         raise ValueError(f"max_order is {order} but only {len(raw)} weights were given; give one weight per order")
-    used = check_weights(raw[:order])  # all zero among the first max_order -> clear ValueError
-    total = math.fsum(used)
-    return tuple(w / total for w in used)
+    return normalize_weights(raw[:order])  # all zero among the first max_order -> clear ValueError
 
 
 def score_text(score: float) -> str:
@@ -254,7 +218,8 @@ def rankings(
     ref_length: str = "closest",
 ) -> dict[str, list[int]]:
     """For each system, its rank (1 = best BLEU) at every weight setting of ``path``, re-scoring the same
-    statistics each time.  Equal scores share the better rank's order by system name."""
+    statistics each time.  Equal scores share the better rank (1, 2, 2, 4), as in every evalkit table:
+    :func:`evalkit.ranking.competition_ranks`."""
     if not isinstance(stats_by_system, dict) or not stats_by_system:
         raise ValueError("stats_by_system must be a non-empty dict {system name: BLEUStats}")
     ranks: dict[str, list[int]] = {name: [] for name in stats_by_system}
@@ -263,7 +228,7 @@ def rankings(
             name: _bleu.score_stats(s, weights=ws, smoothing=smoothing, ref_length=ref_length).score
             for name, s in stats_by_system.items()
         }
-        for rank, name in enumerate(sorted(scores, key=lambda n: (-scores[n], n)), start=1):
+        for name, rank in competition_ranks(scores).items():
             ranks[name].append(rank)
     return ranks
 
@@ -280,7 +245,7 @@ class Preset:
     weights: tuple[float, ...] | None = None
     smoothing: str | None = None
     ref_length: str | None = None
-    tokenizer: str | None = None
+    tokenize: str | None = None
     hypothesis: str | None = None
     references: tuple[str, ...] | None = None
 
@@ -292,23 +257,23 @@ ROOKIE_SHORT = "we need to pump those numbers up"
 PRESETS: dict[str, Preset] = {
     **{f"BLEU-{k} (uniform)": Preset(weights=(0.25,) * k) for k in range(1, 5)},
     "rookie numbers: paraphrase": Preset(
-        weights=(0.25,) * 4, smoothing="none", ref_length="closest", tokenizer="nltk",
+        weights=(0.25,) * 4, smoothing="none", ref_length="closest", tokenize="nltk",
         hypothesis=ROOKIE_PARAPHRASE, references=(ROOKIE_REFERENCE,),
     ),
     "rookie numbers: short and exact": Preset(
-        weights=(0.25,) * 4, smoothing="none", ref_length="closest", tokenizer="nltk",
+        weights=(0.25,) * 4, smoothing="none", ref_length="closest", tokenize="nltk",
         hypothesis=ROOKIE_SHORT, references=(ROOKIE_REFERENCE,),
     ),
     "worked example A (BLEU-2, two references)": Preset(
-        weights=(0.5, 0.5), smoothing="none", ref_length="closest", tokenizer="none",
+        weights=(0.5, 0.5), smoothing="none", ref_length="closest", tokenize="none",
         hypothesis="the cat sat on the mat", references=("the cat is on the mat", "the bird sat on the bush"),
     ),
     "worked example B (a zero 4-gram precision)": Preset(
-        weights=(0.25,) * 4, smoothing="none", ref_length="closest", tokenizer="none",
+        weights=(0.25,) * 4, smoothing="none", ref_length="closest", tokenize="none",
         hypothesis="the cat sat on the mat", references=("the cat is on the mat",),
     ),
     "closest vs shortest reference length": Preset(
-        weights=(0.25,) * 4, smoothing="none", ref_length="shortest", tokenizer="none",
+        weights=(0.25,) * 4, smoothing="none", ref_length="shortest", tokenize="none",
         hypothesis="a b c d e f g h i j",
         references=("a b c d e f g h", "a b c d e f g h i j k"),
     ),
@@ -335,6 +300,9 @@ class WeightsExplorer:
     Every change redraws the per-order table, the brevity penalty, ``BLEU = 0.xxxx`` and the bars of
     w_n * log p_n.  Changing the text or the tokenizer counts again; anything else only re-scores.
     Pass ``corpus=(hypotheses, references)`` to explore a whole corpus (the text boxes are then hidden).
+    The references given to the constructor are scored as given (so the explorer's number equals
+    :func:`evalkit.bleu.sentence_bleu` even for a reference that contains a newline) until the box is edited;
+    then every non-blank line of the box is one reference.
 
     ``explorer.view`` is the current :class:`WeightsView`; ``explorer.last_update_s`` the seconds the last
     update took, from the change to the new numbers on the widgets.
@@ -347,7 +315,7 @@ class WeightsExplorer:
         *,
         weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
         smoothing: str = "none",
-        tokenizer: str = "nltk",
+        tokenize: str = "nltk",
         ref_length: str = "closest",
         corpus: tuple[Sequence[str], Sequence[Sequence[str]]] | None = None,
         title: str = "",
@@ -360,7 +328,7 @@ class WeightsExplorer:
         if len(raw) > COUNT_ORDER:
             raise ValueError(f"the explorer offers at most {COUNT_ORDER} orders, got {len(raw)} weights")
         check_choice("smoothing", smoothing, SMOOTHING)
-        check_choice("tokenizer", tokenizer, TOKENIZERS)
+        check_choice("tokenizer", tokenize, TOKENIZERS)
         check_choice("ref_length", ref_length, REF_LENGTHS)
         self._corpus = corpus
         if corpus is None:
@@ -373,6 +341,9 @@ class WeightsExplorer:
                     raise TypeError(f"references[{j}] must be a str (the explorer shows one reference per line)")
         else:
             refs = []
+        # The references as given: shown one per line in the text box, but scored as given for as long as
+        # the box is not edited (a reference may itself contain a newline, which the box cannot show).
+        self._given_references = tuple(refs)
         self._holding = False
         self._stats: _bleu.BLEUStats | None = None
         self._counted_key: tuple | None = None
@@ -394,7 +365,7 @@ class WeightsExplorer:
             s.add_class(f"evalkit-weight-{n}")
         self.max_order = w.Dropdown(options=list(MAX_ORDERS), value=len(raw), description="max order")
         self.smoothing = w.Dropdown(options=list(SMOOTHING), value=smoothing, description="smoothing")
-        self.tokenizer = w.Dropdown(options=list(TOKENIZERS), value=tokenizer, description="tokenizer")
+        self.tokenize = w.Dropdown(options=list(TOKENIZERS), value=tokenize, description="tokenizer")
         self.ref_length = w.Dropdown(options=list(REF_LENGTHS), value=ref_length, description="ref length")
         self.preset = w.Dropdown(options=["(choose a preset)", *PRESETS], value="(choose a preset)",
                                  description="preset")
@@ -414,7 +385,7 @@ class WeightsExplorer:
             s.observe(self._on_score_change, names="value")
         for d in (self.max_order, self.smoothing, self.ref_length):
             d.observe(self._on_score_change, names="value")
-        for d in (self.tokenizer, self.hypothesis, self.references):
+        for d in (self.tokenize, self.hypothesis, self.references):
             d.observe(self._on_text_change, names="value")
         self.preset.observe(self._on_preset, names="value")
 
@@ -425,7 +396,7 @@ class WeightsExplorer:
             + texts
             + [
                 w.HBox([self.preset, self.max_order]),
-                w.HBox([self.tokenizer, self.smoothing, self.ref_length]),
+                w.HBox([self.tokenize, self.smoothing, self.ref_length]),
                 w.VBox(self.sliders),
                 self.weights_text,
                 self.score,
@@ -445,17 +416,20 @@ class WeightsExplorer:
 
     def _text_key(self) -> tuple:
         if self._corpus is not None:
-            return ("corpus", self.tokenizer.value)
-        return (self.hypothesis.value, self.references.value, self.tokenizer.value)
+            return ("corpus", self.tokenize.value)
+        return (self.hypothesis.value, self.references.value, self.tokenize.value)
 
     def _count(self) -> _bleu.BLEUStats:
         if self._corpus is not None:
             hyps, refs = self._corpus
-            return count_corpus(hyps, refs, self.tokenizer.value)
-        refs = _split_references(self.references.value)
+            return count_corpus(hyps, refs, self.tokenize.value)
+        if self.references.value == "\n".join(self._given_references):
+            refs = list(self._given_references)  # unedited: exactly what sentence_bleu would be given
+        else:
+            refs = _split_references(self.references.value)
         if not refs:
             raise ValueError("write at least one reference (one per line)")
-        return count_sentence(self.hypothesis.value, refs, self.tokenizer.value)
+        return count_sentence(self.hypothesis.value, refs, self.tokenize.value)
 
     # -- updates -------------------------------------------------------------------------------------
     def update(self, recount: bool = False) -> None:
@@ -520,8 +494,8 @@ class WeightsExplorer:
             if p.ref_length is not None:
                 self.ref_length.value = p.ref_length
             if self._corpus is None:
-                if p.tokenizer is not None:
-                    self.tokenizer.value = p.tokenizer
+                if p.tokenize is not None:
+                    self.tokenize.value = p.tokenize
                 if p.hypothesis is not None:
                     self.hypothesis.value = p.hypothesis
                 if p.references is not None:

@@ -83,9 +83,9 @@ def test_brevity_penalty_cases():
 
 
 def test_closest_reference_length_ties_go_to_the_shorter():
-    assert closest_ref_length([8, 11], 10) == 11  # |11-10| = 1 < |8-10| = 2
-    assert closest_ref_length([8, 12], 10) == 8  # tie at distance 2: the shorter
-    assert closest_ref_length([12, 8], 10) == 8  # whatever the order
+    assert closest_ref_length(10, [8, 11]) == 11  # |11-10| = 1 < |8-10| = 2
+    assert closest_ref_length(10, [8, 12]) == 8  # tie at distance 2: the shorter
+    assert closest_ref_length(10, [12, 8]) == 8  # whatever the order
 
 
 def test_closest_versus_shortest_reference_length():
@@ -217,7 +217,7 @@ def test_adding_incompatible_stats_is_refused():
         (lambda: sentence_bleu(CAT, [REF_IS], tokenize="moses"), ValueError, "'13a'"),
         (lambda: sentence_bleu(CAT, [REF_IS], ref_length="average"), ValueError, "'shortest'"),
         (lambda: sentence_bleu(CAT, [REF_IS], smoothing="exp", smooth_value=0.1), ValueError, "floor"),
-        (lambda: sentence_bleu(CAT, [REF_IS], smoothing="floor", smooth_value=-1), ValueError, "positive"),
+        (lambda: sentence_bleu(CAT, [REF_IS], smoothing="floor", smooth_value=-1), ValueError, ">= 0"),
         (lambda: sentence_bleu(CAT, [REF_IS], effective_order="yes"), TypeError, "True or False"),
         (lambda: sentence_bleu(CAT, [REF_IS], weights=(1, 1), smoothing="method6"), ValueError, "method6"),
         (lambda: corpus_bleu([CAT], [[REF_IS], [REF_IS]]), ValueError, "lengths differ"),

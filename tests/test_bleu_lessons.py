@@ -144,9 +144,26 @@ def test_smoothing_table_rows_equal_score_stats():
     assert [df.loc["method2", f"p{n}"] for n in range(1, 5)] == pytest.approx([5 / 6, 4 / 6, 2 / 5, 1 / 4])
 
 
-def test_smoothing_table_refused_method_is_nan():
-    df = tables.bleu_smoothing_table(sentence_stats("a b c", ["a b x"]), methods=["method1", "method6"])
-    assert math.isnan(df.loc["method6", "BLEU"]) and not math.isnan(df.loc["method1", "BLEU"])
+def test_smoothing_table_refused_method_shows_the_reason_not_nan():
+    stats = sentence_stats("a b c", ["a b x"])
+    df = tables.bleu_smoothing_table(stats, methods=["method1", "method5", "method6", "method7"])
+    for method in ("method5", "method6", "method7"):
+        with pytest.raises(ValueError) as refused:
+            score_stats(stats, smoothing=method)
+        # the row carries sentence_bleu's own message, and no number (not NaN: empty)
+        assert df.loc[method, "note"] == str(refused.value)
+        assert [df.loc[method, c] for c in ("p1", "p2", "p3", "p4", "BLEU")] == [""] * 5
+    assert df.loc["method1", "note"] == ""
+    assert math.isclose(df.loc["method1", "BLEU"], score_stats(stats, smoothing="method1").score, rel_tol=1e-12)
+    assert not df.drop(columns="note").isna().any().any()
+    rounded = tables.bleu_smoothing_table(stats, methods=["method1", "method6"], digits=4)
+    assert rounded.loc["method1", "BLEU"] == round(score_stats(stats, smoothing="method1").score, 4)
+
+
+def test_smoothing_table_is_numeric_when_every_method_scores():
+    df = tables.bleu_smoothing_table(sentence_stats(HYP, [REF], max_order=5))
+    assert all(df[c].dtype == float for c in ("p1", "p2", "p3", "p4", "BLEU"))
+    assert (df["note"] == "").all()
 
 
 # --- systems and rankings ----------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Notebook 07 in a real browser: JupyterLab + Chromium, driven by Playwright.
+"""Notebook 08 in a real browser: JupyterLab + Chromium, driven by Playwright.
 
 What a learner does: open the lesson, run all cells, move the 4-gram weight slider with the keyboard, and
 read the new BLEU score.  The test asserts that the figure on the page is the one evalkit computes for the
@@ -34,7 +34,7 @@ import pytest
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOK = ROOT / "notebooks" / "07-exploring-weights.ipynb"
+NOTEBOOK = ROOT / "notebooks" / "08-exploring-weights.ipynb"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHROMIUM = os.environ.get("EVALKIT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -72,7 +72,7 @@ def chromium() -> str:
         return CHROMIUM
     if browser_test_required():
         pytest.fail(f"{problem}; the browser test is mandatory in CI: {HOW_TO_ENABLE}", pytrace=False)
-    pytest.skip(f"{problem}: the real-browser test of notebook 07 is skipped; to enable it, {HOW_TO_ENABLE}")
+    pytest.skip(f"{problem}: the real-browser test of notebook 08 is skipped; to enable it, {HOW_TO_ENABLE}")
 
 
 def free_port() -> int:
@@ -116,7 +116,7 @@ def write_cleared_copy(source: Path, target: Path) -> None:
 
 @pytest.fixture
 def jupyter_lab(tmp_path, chromium):
-    """A JupyterLab server on a copy of notebook 07; yields (base url, token, log path)."""
+    """A JupyterLab server on a copy of notebook 08; yields (base url, token, log path)."""
     workdir = tmp_path / "lessons"
     workdir.mkdir()
     write_cleared_copy(NOTEBOOK, workdir / NOTEBOOK.name)
@@ -197,7 +197,7 @@ def jupyter_lab(tmp_path, chromium):
 
 
 def expected_score_text(weights) -> str:
-    """What evalkit computes for the explorer's first example (notebook 07: the rookie-numbers paraphrase,
+    """What evalkit computes for the explorer's first example (notebook 08: the rookie-numbers paraphrase,
     NLTKWordTokenizer, no smoothing, closest reference length) with these raw slider weights."""
     from nltk.tokenize import NLTKWordTokenizer
 
@@ -285,7 +285,7 @@ def test_moving_a_weight_slider_updates_bleu_in_jupyterlab(jupyter_lab, chromium
             expect(score).to_have_text(expected, timeout=30_000)
             expect(explorer).to_contain_text("(0.3333, 0.3333, 0.3333, 0.0000)")
             ARTIFACTS.mkdir(exist_ok=True)
-            explorer.screenshot(path=str(ARTIFACTS / "notebook07-explorer.png"))  # for a reviewer's eyes
+            explorer.screenshot(path=str(ARTIFACTS / "notebook08-explorer.png"))  # for a reviewer's eyes
             latency_ms = page.evaluate("window.evalkitLatency")
             print(f"in the browser, key press to new BLEU on the page: {latency_ms:.0f} ms")
         except BaseException:

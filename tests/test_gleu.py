@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import gleu_package
 from evalkit import gleu as g
+from evalkit import google_bleu
 
 TOL = 1e-8  # the issue's tolerance against the gleu package (scores in [0, 1])
 
@@ -67,8 +68,9 @@ def test_paper_and_code_penalties_differ_on_2_1_3():
     # (source, reference, hypothesis) counts of one n-gram = (2, 1, 3).
     # code: the reference contains the n-gram, so it is never penalized -> 0.
     # paper: max(0, min(3, 2) - min(3, 1)) = 2 - 1 = 1.
-    assert g.source_penalty(2, 1, 3, "code") == 0
-    assert g.source_penalty(2, 1, 3, "paper") == 1
+    # hypothesis 3 times, reference once, source twice
+    assert g.source_penalty(3, 1, 2, "code") == 0
+    assert g.source_penalty(3, 1, 2, "paper") == 1
     # The same as a sentence: source "x x", reference "x", hypothesis "x x x", unigrams only.
     # matches = min(3, 1) = 1; c = 3 > r = 1 so BP = 1.
     # code:  numerator 1 - 0 = 1, GLEU-1 = 1/3;   paper: numerator 1 - 1 = 0, GLEU-1 = 0.
@@ -82,7 +84,7 @@ def test_paper_and_code_penalties_differ_on_2_1_3():
 def test_penalty_when_the_reference_lacks_the_ngram_is_the_same_in_both_formulas():
     # reference count 0: code min(s, h); paper max(0, min(h, s) - 0) = min(h, s).
     for s, h in [(1, 1), (2, 1), (1, 3), (0, 2), (3, 3)]:
-        assert g.source_penalty(s, 0, h, "code") == g.source_penalty(s, 0, h, "paper") == min(s, h)
+        assert g.source_penalty(h, 0, s, "code") == g.source_penalty(h, 0, s, "paper") == min(s, h)
 
 
 def test_copying_the_source_by_hand():
@@ -146,7 +148,7 @@ def test_results_are_frozen_and_float_convertible():
     assert repr(r).startswith("GLEUResult(score=")
     with pytest.raises(AttributeError):
         r.score = 1.0  # type: ignore[misc]
-    gb = g.sentence_google_bleu("a b c", ["a b c"])
+    gb = google_bleu.sentence_google_bleu("a b c", ["a b c"])
     assert float(gb) == 1.0
 
 
@@ -154,7 +156,7 @@ def test_inputs_are_not_mutated():
     hyps, refs, srcs = ["a b c"], [["a b c", "a c b"]], ["a b b"]
     copies = (list(hyps), [list(r) for r in refs], list(srcs))
     g.corpus_gleu(hyps, refs, srcs, iterations=3)
-    g.corpus_google_bleu(hyps, refs)
+    google_bleu.corpus_google_bleu(hyps, refs)
     assert (hyps, refs, srcs) == copies
 
 
@@ -334,7 +336,7 @@ def test_higher_order_equals_the_package(jfleg_test):
 def test_character_tokens_equal_the_package(jfleg_dev):
     jf = jfleg_dev
     hyps, refs, srcs = perturb(jf.sources[:150], 9), [r[:3] for r in jf.references[:150]], jf.sources[:150]
-    r = g.corpus_gleu(hyps, refs, srcs, iterations=30, tokens="char")
+    r = g.corpus_gleu(hyps, refs, srcs, iterations=30, tokenize="char-with-spaces")
     mean, scores, _ = gleu_package.corpus(hyps, transpose(refs), srcs, iterations=30, token="char")
     assert_same_as_package(r, mean, scores)
     # and the word-level score is something else (the package's caches were cleared in between)
@@ -466,10 +468,10 @@ def test_google_bleu_equals_nltk_on_jfleg(jfleg_test, orders):
     hyps = [s.split() for s in perturb(jf.sources[:size], 12)]
     refs = [[r.split() for r in rs] for rs in jf.references[:size]]
     for h, rs in zip(hyps, refs):
-        ours = g.sentence_google_bleu(h, rs, min_order=lo, max_order=hi).score
+        ours = google_bleu.sentence_google_bleu(h, rs, min_order=lo, max_order=hi).score
         theirs = gleu_score.sentence_gleu(rs, h, min_len=lo, max_len=hi)  # NLTK: references first
         assert math.isclose(ours, theirs, rel_tol=0, abs_tol=1e-12)
-    ours = g.corpus_google_bleu(hyps, refs, min_order=lo, max_order=hi).score
+    ours = google_bleu.corpus_google_bleu(hyps, refs, min_order=lo, max_order=hi).score
     theirs = gleu_score.corpus_gleu(refs, hyps, min_len=lo, max_len=hi)
     assert math.isclose(ours, theirs, rel_tol=0, abs_tol=1e-12)
 
@@ -478,7 +480,7 @@ def test_google_bleu_strings_are_split_on_spaces_and_equal_nltk_tokens(jfleg_dev
     from nltk.translate import gleu_score
 
     jf = jfleg_dev
-    ours = g.corpus_google_bleu(jf.sources, jf.references).score
+    ours = google_bleu.corpus_google_bleu(jf.sources, jf.references).score
     theirs = gleu_score.corpus_gleu([[r.split() for r in rs] for rs in jf.references], [s.split() for s in jf.sources])
     assert math.isclose(ours, theirs, rel_tol=0, abs_tol=1e-12)
 
@@ -486,11 +488,11 @@ def test_google_bleu_strings_are_split_on_spaces_and_equal_nltk_tokens(jfleg_dev
 def test_google_bleu_by_hand():
     # "the cat sat on the mat" vs "the cat is on the mat": 18 n-grams each (6 + 5 + 4 + 3);
     # matches: the x2, cat, on, mat (5) + "the cat", "on the", "the mat" (3) + "on the mat" (1) = 9 -> 9/18.
-    r = g.sentence_google_bleu("the cat sat on the mat", ["the cat is on the mat"])
+    r = google_bleu.sentence_google_bleu("the cat sat on the mat", ["the cat is on the mat"])
     assert (r.stats.matches, r.stats.hyp_ngrams, r.stats.ref_ngrams) == (9, 18, 18)
     assert math.isclose(r.score, 0.5, rel_tol=1e-15)
     # Empty hypothesis and reference: nothing to count -> 0, like NLTK.
-    assert g.sentence_google_bleu("", [""]).score == 0.0
+    assert google_bleu.sentence_google_bleu("", [""]).score == 0.0
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -514,7 +516,7 @@ def test_google_bleu_by_hand():
         (lambda: g.corpus_gleu(["a"], [["a"]], ["a"], iterations=2.5), TypeError, "iterations must be an int"),
         (lambda: g.corpus_gleu(["a"], [["a"]], ["a"], mode="best"), ValueError, "'sample', 'max'"),
         (lambda: g.corpus_gleu(["a"], [["a"]], ["a"], formula="new"), ValueError, "'code', 'paper'"),
-        (lambda: g.corpus_gleu(["a"], [["a"]], ["a"], tokens="bpe"), ValueError, "'word', 'char'"),
+        (lambda: g.corpus_gleu(["a"], [["a"]], ["a"], tokenize="bpe"), ValueError, "unknown tokenizer 'bpe'; expected one of: 'none'"),
         (lambda: g.corpus_gleu(["a"], [["a"]], ["a"], seed=-1), ValueError, "seed"),
         (lambda: g.sentence_gleu("a", [], "a"), ValueError, "at least one reference"),
         (lambda: g.sentence_gleu("a", ["a"], None), TypeError, "source is None"),
@@ -523,13 +525,13 @@ def test_google_bleu_by_hand():
         (lambda: g.sentence_gleu("a", ["a"], "a", smoothing="add-k"), ValueError, "'none', 'official'"),
         (lambda: g.sentence_gleu("a", ["a"], "a", max_order=-1), ValueError, "max_order"),
         (lambda: g.score_stats("stats"), TypeError, "GLEUStats"),
-        (lambda: g.sentence_google_bleu("a", "a"), TypeError, "single string"),
-        (lambda: g.sentence_google_bleu("a", []), ValueError, "at least one reference"),
-        (lambda: g.sentence_google_bleu("a", ["a"], max_order=0), ValueError, "max_order"),
-        (lambda: g.sentence_google_bleu("a", ["a"], min_order=3, max_order=2), ValueError, "must not exceed"),
-        (lambda: g.corpus_google_bleu(["a"], [["a"], ["b"]]), ValueError, "lengths differ"),
-        (lambda: g.corpus_google_bleu(["a"], [None]), TypeError, "references[0] is None"),
-        (lambda: g.corpus_google_bleu(["a"], [["a"]], tokenize="bpe"), ValueError, "tokenizer"),
+        (lambda: google_bleu.sentence_google_bleu("a", "a"), TypeError, "single string"),
+        (lambda: google_bleu.sentence_google_bleu("a", []), ValueError, "at least one reference"),
+        (lambda: google_bleu.sentence_google_bleu("a", ["a"], max_order=0), ValueError, "max_order"),
+        (lambda: google_bleu.sentence_google_bleu("a", ["a"], min_order=3, max_order=2), ValueError, "must not exceed"),
+        (lambda: google_bleu.corpus_google_bleu(["a"], [["a"], ["b"]]), ValueError, "lengths differ"),
+        (lambda: google_bleu.corpus_google_bleu(["a"], [None]), TypeError, "references[0] is None"),
+        (lambda: google_bleu.corpus_google_bleu(["a"], [["a"]], tokenize="bpe"), ValueError, "tokenizer"),
     ],
 )
 def test_bad_input(call, error, message):
@@ -569,7 +571,7 @@ def test_property_scores_in_unit_interval_and_paper_never_above_code(hyp, refs, 
             assert r.ci[0] * (1 - 1e-15) <= r.score <= r.ci[1] * (1 + 1e-15)
         for c, p in zip(code.scores, paper.scores):
             assert p <= c + 1e-15
-    gb = g.sentence_google_bleu(hyp, refs)
+    gb = google_bleu.sentence_google_bleu(hyp, refs)
     assert 0.0 <= gb.score <= 1.0
 
 
@@ -578,7 +580,7 @@ def test_property_scores_in_unit_interval_and_paper_never_above_code(hyp, refs, 
 def test_property_the_reference_itself_scores_one(text, src, order):
     r = g.sentence_gleu(text, [text], src, max_order=order)
     assert math.isclose(r.score, 1.0, rel_tol=1e-12)
-    assert math.isclose(g.sentence_google_bleu(text, [text]).score, 1.0, rel_tol=1e-12)
+    assert math.isclose(google_bleu.sentence_google_bleu(text, [text]).score, 1.0, rel_tol=1e-12)
 
 
 @SETTINGS
@@ -597,7 +599,7 @@ def test_property_with_source_equal_to_reference_gleu_is_bleu(hyp, ref):
 @given(a=words, b=words)
 def test_property_google_bleu_is_symmetric(a, b):
     assert math.isclose(
-        g.sentence_google_bleu(a, [b]).score, g.sentence_google_bleu(b, [a]).score, rel_tol=1e-15
+        google_bleu.sentence_google_bleu(a, [b]).score, google_bleu.sentence_google_bleu(b, [a]).score, rel_tol=1e-15
     )
 
 
@@ -612,9 +614,9 @@ def test_property_max_mode_and_google_corpus_do_not_depend_on_sentence_order(cor
     for rows in (corpus, shuffled):
         hyps, refs, srcs = map(list, zip(*rows))
         if rows is corpus:
-            first = g.corpus_gleu(hyps, refs, srcs, mode="max").score, g.corpus_google_bleu(hyps, refs).score
+            first = g.corpus_gleu(hyps, refs, srcs, mode="max").score, google_bleu.corpus_google_bleu(hyps, refs).score
         else:
-            second = g.corpus_gleu(hyps, refs, srcs, mode="max").score, g.corpus_google_bleu(hyps, refs).score
+            second = g.corpus_gleu(hyps, refs, srcs, mode="max").score, google_bleu.corpus_google_bleu(hyps, refs).score
     assert math.isclose(first[0], second[0], rel_tol=1e-12, abs_tol=1e-15)
     assert math.isclose(first[1], second[1], rel_tol=1e-12, abs_tol=1e-15)
 
@@ -718,3 +720,51 @@ def test_docstring_examples_run():
 
     failures, tried = doctest.testmod(evalkit.gleu, optionflags=doctest.ELLIPSIS)
     assert tried >= 8 and failures == 0
+
+
+def test_sentence_interval_stays_inside_0_1_with_four_references():
+    import numpy as np
+
+    hyp, src = "the cat sat on a mat", "the cat sit on a mat"
+    refs = ["the cat sat on the mat", "a dog", "completely different words here", "the cat sat on a mat"]
+    r = g.sentence_gleu(hyp, refs, src)
+    mean, std = float(np.mean(r.scores)), float(np.std(r.scores))
+    normal = (mean - 1.959963984540054 * std, mean + 1.959963984540054 * std)  # the script's interval
+    assert normal[0] < 0 and normal[1] > 1  # this example needs the cut at both ends
+    assert r.ci == (0.0, 1.0) and 0.0 <= r.score <= 1.0
+    assert "clipped to [0, 1]" in r.ci_method
+    inside = g.sentence_gleu(hyp, [refs[0], "the cat sat on a big mat"], src)  # close scores: the script's interval
+    m, sd = float(np.mean(inside.scores)), float(np.std(inside.scores))
+    assert 0 < inside.ci[0] and inside.ci[1] < 1
+    assert math.isclose(inside.ci[0], m - 1.959963984540054 * sd, rel_tol=1e-12)
+    assert math.isclose(inside.ci[1], m + 1.959963984540054 * sd, rel_tol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from("a b c the"), min_size=1, max_size=8),
+    st.lists(st.lists(st.sampled_from("a b c the x"), min_size=1, max_size=8), min_size=1, max_size=4),
+    st.lists(st.sampled_from("a b c the"), min_size=1, max_size=8),
+)
+def test_gleu_intervals_lie_inside_0_1(hyp, refs, src):
+    for r in (g.sentence_gleu(hyp, refs, src), g.corpus_gleu([hyp, src], [refs, refs], [src, hyp], iterations=5)):
+        assert 0.0 <= r.ci[0] <= r.ci[1] <= 1.0
+
+
+
+def test_command_line_token_flags_still_mean_words_and_characters(jfleg_dev, tmp_path, capsys):
+    """``python -m evalkit.gleu -t word|char`` keeps the gleu command's flags; they map to the tokenizers
+    "none" and "char-with-spaces"."""
+    jf, n = jfleg_dev, 20
+    files = {"src": jf.sources[:n], **{f"ref{k}": jf.reference_sets[k][:n] for k in range(4)}}
+    for name, lines in files.items():
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    base = ["-s", str(tmp_path / "src"), "-r", *[str(tmp_path / f"ref{k}") for k in range(4)],
+            "-o", str(tmp_path / "src"), "-i", "5", "-d", "10"]
+    for flag, tokenize in [("word", "none"), ("char", "char-with-spaces")]:
+        assert g.main([*base, "-t", flag]) == 0
+        printed = float(capsys.readouterr().out.split()[1]) / 100
+        expected = g.corpus_gleu(jf.sources[:n], jf.references[:n], jf.sources[:n], iterations=5, tokenize=tokenize)
+        assert math.isclose(printed, expected.score, rel_tol=0, abs_tol=1e-11)
+    word = g.corpus_gleu(jf.sources[:n], jf.references[:n], jf.sources[:n], iterations=5).score
+    assert not math.isclose(word, expected.score)  # characters are counted, not words

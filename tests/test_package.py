@@ -16,14 +16,36 @@ MODULES = sorted(p.stem for p in (ROOT / "evalkit").glob("*.py") if not p.stem.s
 PEERS = ("sacrebleu", "rouge_score", "gleu", "nltk.translate")
 
 
-@pytest.mark.parametrize("module", ["bleu", "gleu", "rouge", "fast", "tokenize", "ngrams", "data", "widgets"])
+LIGHT = ["bleu", "gleu", "google_bleu", "rouge", "rouge_many", "rouge_corpus", "lcs", "ranking", "fast", "tokenize",
+         "ngrams", "data", "widgets", "tables", "plots",
+         "significance", "chrf", "ter", "correlation"]
+# numerical modules built on numpy arrays throughout (numpy is a dependency; pandas and matplotlib stay out)
+NUMPY_AT_IMPORT = {"significance"}
+
+
+@pytest.mark.parametrize("module", LIGHT)
 def test_metric_modules_import_light(module):
     code = (
         f"import sys, evalkit.{module}; "
-        "print(sorted(m for m in ('pandas', 'matplotlib', 'ipywidgets', 'sacrebleu', 'rouge_score') if m in sys.modules))"
+        "print(sorted(m for m in ('pandas', 'matplotlib', 'ipywidgets', 'sacrebleu', 'rouge_score', 'numpy', 'nltk') "
+        "if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == ("['numpy']" if module in NUMPY_AT_IMPORT else "[]")
+
+
+def test_light_list_names_every_module():
+    assert set(LIGHT) | {"_checks"} == set(MODULES)
+
+
+def test_import_evalkit_loads_no_submodule_and_clears_caches():
+    loaded = "print(sorted(m for m in sys.modules if m.startswith('evalkit.') or m in ('numpy', 'pandas')))"
+    out = subprocess.run([sys.executable, "-c", f"import sys, evalkit; {loaded}"], capture_output=True, text=True,
+                         check=True).stdout
     assert out.strip() == "[]"
+    code = f"import sys, evalkit; evalkit.clear_caches(); {loaded}"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['evalkit._checks', 'evalkit.fast', 'evalkit.tokenize']"  # the caches' modules only
 
 
 @pytest.mark.parametrize("module", MODULES)

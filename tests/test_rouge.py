@@ -14,12 +14,11 @@ from rouge_score import rouge_scorer, tokenize as rs_tokenize
 from nltk.stem import porter
 
 from evalkit import rouge
+from evalkit.fast import bit_parallel_lcs_length
+from evalkit.lcs import lcs_length, lcs_path, lcs_table, union_lcs
+from evalkit.rouge_corpus import corpus_rouge
 from evalkit.rouge import (
     RougeStats,
-    corpus_rouge,
-    lcs_length,
-    lcs_path,
-    lcs_table,
     rouge_l,
     rouge_lsum,
     rouge_n,
@@ -123,30 +122,30 @@ def test_worked_example_cat_mat_against_rouge_score_and_by_hand():
 @given(st.text(max_size=60), st.booleans())
 def test_tokenizer_equals_rouge_score_on_any_text(text, stemmer):
     stem = porter.PorterStemmer() if stemmer else None
-    assert list(rouge.tokenize(text, stemmer=stemmer)) == rs_tokenize.tokenize(text, stem)
+    assert list(rouge.rouge_tokens(text, stemmer=stemmer)) == rs_tokenize.tokenize(text, stem)
 
 
 def test_tokenizer_equals_rouge_score_on_jfleg(jfleg_test):
     stem = porter.PorterStemmer()
     for text in jfleg_test.sources[:300]:
-        assert list(rouge.tokenize(text, stemmer=True)) == rs_tokenize.tokenize(text, stem)
+        assert list(rouge.rouge_tokens(text, stemmer=True)) == rs_tokenize.tokenize(text, stem)
 
 
 def test_non_english_text_vanishes_in_rouge_score_but_not_with_unicode_tokenizer():
     text = "Кошка сидит на ковре"
     theirs = rouge_scorer.RougeScorer(["rouge1"]).score(text, text)["rouge1"]
     assert theirs.fmeasure == 0  # exact: rouge-score finds no token at all
-    assert rouge.tokenize(text) == ()
+    assert rouge.rouge_tokens(text) == ()
     assert rouge_n(text, [text], 1).fmeasure == 0
-    assert math.isclose(rouge_n(text, [text], 1, tokenizer="unicode").fmeasure, 1.0)
-    assert rouge.tokenize("Café naïve", tokenizer="unicode") == ("café", "naïve")
-    assert rouge.tokenize("Café naïve") == ("caf", "na", "ve")
+    assert math.isclose(rouge_n(text, [text], 1, tokenize="unicode").fmeasure, 1.0)
+    assert rouge.rouge_tokens("Café naïve", tokenize="unicode") == ("café", "naïve")
+    assert rouge.rouge_tokens("Café naïve") == ("caf", "na", "ve")
 
 
 def test_stemming_only_touches_tokens_longer_than_three_characters():
     # Porter would turn "has" into "ha", but rouge-score leaves 3-letter tokens alone
     assert porter.PorterStemmer().stem("has") == "ha"
-    assert rouge.tokenize("has cats running", stemmer=True) == ("has", "cat", "run")
+    assert rouge.rouge_tokens("has cats running", stemmer=True) == ("has", "cat", "run")
     assert rouge_n("has", ["ha"], 1, stemmer=True).fmeasure == 0
     # "the cats were running" vs "the cat runs": stems the cat were run / the cat run -> 3 hits, P 3/4, R 3/3
     r = rouge_n("the cats were running", ["the cat runs"], 1, stemmer=True)
@@ -219,12 +218,40 @@ def test_best_keeps_the_whole_triple_of_the_best_f():
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from("abcd"), max_size=12), st.lists(st.sampled_from("abcd"), max_size=12))
 def test_fast_lcs_length_equals_the_table(ref, hyp):
-    table = lcs_table(ref, hyp)
-    assert lcs_length(ref, hyp) == table[-1][-1]
-    path = lcs_path(ref, hyp, table)
+    table = lcs_table(hyp, ref)  # rows: reference, columns: hypothesis
+    assert len(table) == len(ref) + 1 and len(table[0]) == len(hyp) + 1
+    assert bit_parallel_lcs_length(hyp, ref) == lcs_length(hyp, ref) == table[-1][-1]
+    path = lcs_path(hyp, ref, table)
     assert len(path) == table[-1][-1]
     assert all(ref[i] == hyp[j] for i, j in path)
     assert all(a[0] < b[0] and a[1] < b[1] for a, b in zip(path, path[1:]))
+
+
+def test_rouge_l_readable_by_default_and_fast_on_request_give_the_same_scores(jfleg_test):
+    for src, refs in zip(jfleg_test.sources[:300], jfleg_test.references[:300]):
+        for stemmer in (False, True):
+            readable = rouge_l(src, refs, stemmer=stemmer)
+            assert rouge_l(src, refs, stemmer=stemmer, fast=True) == readable
+            assert readable.stats == rouge.lcs_stats(rouge.rouge_tokens(src, stemmer=stemmer),
+                                                     rouge.rouge_tokens(refs[readable.reference], stemmer=stemmer))
+
+
+def test_rouge_l_runs_the_readable_table_unless_fast(monkeypatch):
+    import evalkit.fast
+
+    calls = []
+    original = evalkit.fast.bit_parallel_lcs_length
+    monkeypatch.setattr(evalkit.fast, "bit_parallel_lcs_length", lambda h, r: calls.append(1) or original(h, r))
+    rouge_l("the cat sat", ["the cat is here"])
+    assert calls == []
+    rouge_l("the cat sat", ["the cat is here"], fast=True)
+    assert calls == [1]
+
+
+def test_union_lcs_takes_the_hypothesis_sentences_first():
+    r = ["w1", "w2", "w3", "w4", "w5"]
+    c = [["w1", "w2", "w6", "w7", "w8"], ["w1", "w3", "w8", "w9", "w5"]]
+    assert union_lcs(c, r) == [0, 1, 2, 4]  # Lin (2004), section 3.2: w1 w2 w3 w5
 
 
 def test_lsum_union_lcs_example_of_lin_2004():
@@ -581,7 +608,7 @@ def test_bad_input_raises_clear_errors(scorer):
     with pytest.raises(TypeError, match="single string"):
         scorer("a b", "a b")
     with pytest.raises(ValueError, match="unknown tokenizer 'spacy'.*'rouge-score'.*'unicode'"):
-        scorer("a b", ["a b"], tokenizer="spacy")
+        scorer("a b", ["a b"], tokenize="spacy")
     with pytest.raises(ValueError, match="unknown aggregation 'max'.*'best'"):
         scorer("a b", ["a b"], aggregation="max")
     with pytest.raises(TypeError, match="stemmer"):

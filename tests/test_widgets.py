@@ -62,11 +62,11 @@ def test_view_equals_sentence_bleu(hyp, refs, weights, smoothing, ref_length):
     assert all(math.isclose(a, b / total) for a, b in zip(view.weights, weights))
 
 
-@pytest.mark.parametrize("tokenizer", ["none", "13a", "intl", "char"])
-def test_view_equals_sentence_bleu_for_every_evalkit_tokenizer(tokenizer):
+@pytest.mark.parametrize("tokenize", ["none", "13a", "intl", "char", "nltk"])
+def test_view_equals_sentence_bleu_for_every_evalkit_tokenizer(tokenize):
     hyp, refs = PAIRS[2]
-    view = weights_view(count_sentence(hyp, refs, tokenizer), (0.25,) * 4, smoothing="exp")
-    assert_same_result(view, bleu.sentence_bleu(hyp, refs, smoothing="exp", tokenize=tokenizer))
+    view = weights_view(count_sentence(hyp, refs, tokenize), (0.25,) * 4, smoothing="exp")
+    assert_same_result(view, bleu.sentence_bleu(hyp, refs, smoothing="exp", tokenize=tokenize))
 
 
 def test_max_order_takes_the_first_weights():
@@ -169,9 +169,7 @@ def test_rows_and_bars_by_hand():
 @pytest.fixture
 def count_calls(monkeypatch):
     """Counts every call of the two ways evalkit counts n-grams: evalkit.bleu.stats_from_tokens (one
-    segment, the readable way) and evalkit.fast.corpus_counts_vectorized (a whole corpus, the fast way)."""
-    from evalkit import fast
-
+    segment, the readable way) and evalkit.bleu.corpus_stats_indexed (a whole corpus, the fast way)."""
     calls = []
 
     def counting(original):
@@ -182,7 +180,7 @@ def count_calls(monkeypatch):
         return wrapper
 
     monkeypatch.setattr(bleu, "stats_from_tokens", counting(bleu.stats_from_tokens))
-    monkeypatch.setattr(fast, "corpus_counts_vectorized", counting(fast.corpus_counts_vectorized))
+    monkeypatch.setattr(bleu, "corpus_stats_indexed", counting(bleu.corpus_stats_indexed))
     return calls
 
 
@@ -202,7 +200,7 @@ def test_weight_smoothing_reflength_changes_do_not_recount(count_calls):
     assert len(count_calls) == 1, "a weight/smoothing/ref-length change recounted n-grams"
     ex.hypothesis.value = ROOKIE_SHORT
     assert len(count_calls) == 2
-    ex.tokenizer.value = "13a"
+    ex.tokenize.value = "13a"
     assert len(count_calls) == 3
     ex.apply_preset("worked example A (BLEU-2, two references)")  # text, tokenizer and weights: one recount
     assert len(count_calls) == 4
@@ -221,7 +219,7 @@ def test_weights_view_itself_never_counts(count_calls):
 def test_corpus_explorer_counts_the_corpus_once(count_calls):
     hyps = ["the cat sat on the mat", "a quick brown fox"]
     refs = [["the cat is on the mat"], ["the quick brown fox jumps"]]
-    ex = WeightsExplorer(corpus=(hyps, refs), tokenizer="none", smoothing="method1")
+    ex = WeightsExplorer(corpus=(hyps, refs), tokenize="none", smoothing="method1")
     assert len(count_calls) == 1  # one pass of the fast corpus counter
     ex.sliders[2].value = 0.0
     ex.smoothing.value = "floor"
@@ -261,7 +259,7 @@ def test_weights_above_one_are_scaled_onto_the_sliders():
 def test_presets_set_what_they_name():
     ex = WeightsExplorer()
     ex.apply_preset("rookie numbers: short and exact")
-    assert ex.hypothesis.value == ROOKIE_SHORT and ex.tokenizer.value == "nltk"
+    assert ex.hypothesis.value == ROOKIE_SHORT and ex.tokenize.value == "nltk"
     # all precisions are 1; BP = exp(1 - 13/7) for c = 7 and r = 13 tokens
     assert math.isclose(ex.view.score, math.exp(1 - 13 / 7), rel_tol=1e-12)
     ex.apply_preset("BLEU-3 (uniform)")
@@ -332,7 +330,7 @@ def test_explorer_shows_errors_instead_of_crashing():
         (dict(weights=(0, 0)), ValueError, "all weights are zero"),
         (dict(weights=(1,) * 7), ValueError, "at most 6"),
         (dict(smoothing="nope"), ValueError, "smoothing"),
-        (dict(tokenizer="nope"), ValueError, "tokenizer"),
+        (dict(tokenize="nope"), ValueError, "tokenizer"),
         (dict(ref_length="nope"), ValueError, "ref_length"),
         (dict(hypothesis=None), TypeError, "hypothesis is None"),
         (dict(references=[]), ValueError, "empty"),
@@ -428,3 +426,96 @@ def test_heatmap_and_rank_plot():
     with pytest.raises(ValueError, match="empty"):
         plots.simplex_heatmap([])
     plt.close("all")
+
+
+def _inside_canvas(fig):
+    # every drawn artist's box (titles, tick labels, texts, the colour bar) lies inside the saved canvas
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    canvas = fig.bbox
+    tight = fig.get_tightbbox(renderer).transformed(fig.dpi_scale_trans)
+    return (tight.x0 >= canvas.x0 - 1 and tight.y0 >= canvas.y0 - 1
+            and tight.x1 <= canvas.x1 + 1 and tight.y1 <= canvas.y1 + 1)
+
+
+def test_difference_heatmap_scales_each_side_to_its_own_extreme():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    para = widgets.simplex_scores(count_sentence(ROOKIE_PARAPHRASE, [ROOKIE_REFERENCE], "nltk"), 20)
+    short = widgets.simplex_scores(count_sentence(ROOKIE_SHORT, [ROOKIE_REFERENCE], "nltk"), 20)
+    diff = [(w1, w2, w3, p - s) for (w1, w2, w3, p), (*_, s) in zip(para, short)]
+    values = [d for *_, d in diff]
+    ax = plots.simplex_heatmap(diff, cmap="RdBu", center=0, label="difference")
+    mesh = ax.collections[0]
+    norm = mesh.norm
+    # the small positive side (the paraphrase's wins) reaches the end of the colour scale, not near white
+    assert math.isclose(norm.vmax, max(values)) and math.isclose(norm.vmin, min(values)) and norm.vcenter == 0
+    assert math.isclose(norm(max(values)), 1.0) and math.isclose(norm(0.0), 0.5)
+    colorbar = mesh.colorbar
+    assert colorbar.ax.get_ylabel() == "difference"
+    assert len(ax.collections) >= 2  # the tie line (value = 0) is drawn
+    texts = [t.get_text() for t in ax.texts]
+    assert "uniform BLEU-3" in texts and {"w1 = 1", "w2 = 1", "w3 = 1"} <= set(texts)
+    assert _inside_canvas(ax.figure)
+    # w2 = 1 is drawn left of the colour bar, not under it
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    w2 = next(t for t in ax.texts if t.get_text() == "w2 = 1").get_window_extent(renderer)
+    assert w2.x1 < colorbar.ax.get_window_extent(renderer).x0
+    plt.close("all")
+
+
+def test_rank_paths_names_every_system_on_both_sides_inside_the_canvas():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ranks = {"RWTH-nmt-ensemble": [1, 2, 3], "LMU-nmt-reranked": [2, 1, 1], "c": [3, 3, 2]}
+    ax = plots.rank_paths(ranks, tick_positions=[0, 2], tick_labels=["BLEU-1", "BLEU-2"])
+    left = [t.get_text() for t in ax.get_yticklabels()]
+    right_axis = next(a for a in ax.figure.axes if a is not ax)
+    right = [t.get_text() for t in right_axis.get_yticklabels()]
+    assert left == ["RWTH-nmt-ensemble  1", "LMU-nmt-reranked  2", "c  3"]
+    assert right == ["1  LMU-nmt-reranked", "2  c", "3  RWTH-nmt-ensemble"]
+    assert _inside_canvas(ax.figure)
+    plt.close("all")
+
+
+def test_log_bar_labels_stay_inside_the_axes_and_off_the_bars():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    stats = count_sentence(ROOKIE_PARAPHRASE, [ROOKIE_REFERENCE], "nltk")
+    for weights in ((1, 1, 1, 0), (1, 1, 1, 1)):  # a weight-0 order; a zero factor (-inf)
+        ax = plots.weighted_log_bars(widgets.weights_view(stats, weights))
+        ax.figure.canvas.draw()
+        renderer = ax.figure.canvas.get_renderer()
+        box = ax.get_window_extent(renderer)
+        bars = [p.get_window_extent(renderer) for p in ax.patches]
+        for text in ax.texts:
+            extent = text.get_window_extent(renderer)
+            assert box.x0 <= extent.x0 and extent.x1 <= box.x1, text.get_text()
+            for b in bars:  # no label drawn over a bar (touching its end is fine)
+                overlap_w = min(extent.x1, b.x1) - max(extent.x0, b.x0)
+                overlap_h = min(extent.y1, b.y1) - max(extent.y0, b.y0)
+                assert not (overlap_w > 1 and overlap_h > 1), text.get_text()
+        plt.close("all")
+
+
+def test_one_tie_rule_for_tables_plots_and_widgets():
+    from evalkit.ranking import competition_ranks
+
+    scores = {"A": 0.2, "B": 0.3, "C": 0.3, "D": 0.1}
+    assert competition_ranks(scores) == {"A": 3, "B": 1, "C": 1, "D": 4}  # by hand: 1, 1, 3, 4
+    assert tables.bleu_ranks(scores) == competition_ranks(scores)
+    # two systems with the same statistics tie at every weight setting, and share the better rank
+    same = count_sentence("the cat sat on the mat", ["the cat is on the mat"])
+    worse = count_sentence("a dog", ["the cat is on the mat"])
+    ranks = widgets.rankings({"z": same, "a": same, "m": worse}, [(1.0,), (0.5, 0.5)])
+    assert ranks == {"z": [1, 1], "a": [1, 1], "m": [3, 3]}

@@ -1,0 +1,177 @@
+"""Google's GLEU (Wu et al. 2016): min(precision, recall) over the pooled 1- to 4-grams.
+
+A sentence-level BLEU variant for training translation systems (NLTK's ``nltk.translate.gleu_score``):
+all n-grams of orders 1 to 4 are pooled, and the score is matches / max(hypothesis n-grams, reference
+n-grams).  It has no source and no brevity penalty.  Despite the name it is not the GLEU of grammatical
+error correction, which is in :mod:`evalkit.gleu`.
+
+    >>> round(float(sentence_google_bleu("the cat sat on the mat", ["the cat is on the mat"])), 4)
+    0.5
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ._checks import as_tokens, check_corpus, check_int, check_references, check_same_length
+from .ngrams import ngram_counts
+from .tokenize import check_tokenize, get_tokenizer
+
+
+@dataclass(frozen=True)
+class GoogleBLEUStats:
+    """Additive counts: ``matches`` (pooled n-gram overlap), ``hyp_ngrams``, ``ref_ngrams`` and
+    ``denominator`` (each sentence's max(hyp_ngrams, ref_ngrams), summed), for the reference used."""
+
+    matches: int
+    hyp_ngrams: int
+    ref_ngrams: int
+    denominator: int
+    segments: int = 1
+
+    def __add__(self, other: GoogleBLEUStats) -> GoogleBLEUStats:
+        if not isinstance(other, GoogleBLEUStats):
+            return NotImplemented
+        return GoogleBLEUStats(
+            self.matches + other.matches,
+            self.hyp_ngrams + other.hyp_ngrams,
+            self.ref_ngrams + other.ref_ngrams,
+            self.denominator + other.denominator,
+            self.segments + other.segments,
+        )
+
+    def __radd__(self, other: Any) -> GoogleBLEUStats:
+        if other == 0:
+            return self
+        return NotImplemented
+
+
+@dataclass(frozen=True)
+class GoogleBLEUResult:
+    """Google's GLEU: ``score`` = matches / denominator = min(precision, recall) for one sentence."""
+
+    score: float
+    precision: float
+    recall: float
+    stats: GoogleBLEUStats
+
+    def __float__(self) -> float:
+        return self.score
+
+    def __repr__(self) -> str:
+        s = self.stats
+        return (
+            f"GoogleBLEUResult(score={self.score:.4f}, matches={s.matches}, hyp_ngrams={s.hyp_ngrams}, "
+            f"ref_ngrams={s.ref_ngrams})"
+        )
+
+
+def pooled_ngram_counts(tokens: Sequence[str], min_order: int, max_order: int) -> Counter:
+    """All n-grams of orders ``min_order`` to ``max_order`` in one Counter (n-grams of different orders
+    are different tuples, so they never match each other)."""
+    pooled: Counter = Counter()
+    for n in range(min_order, max_order + 1):
+        pooled.update(ngram_counts(tokens, n))
+    return pooled
+
+
+def google_bleu_stats(
+    hypothesis: Sequence[str], references: Sequence[Sequence[str]], min_order: int = 1, max_order: int = 4
+) -> GoogleBLEUStats | None:
+    """The statistics against the reference with the best matches / max(hyp, ref) (first on ties);
+    ``None`` when there is nothing to count (empty hypothesis and empty references)."""
+    hyp = pooled_ngram_counts(hypothesis, min_order, max_order)
+    hyp_total = sum(hyp.values())
+    best = None
+    for reference in references:
+        ref = pooled_ngram_counts(reference, min_order, max_order)
+        ref_total = sum(ref.values())
+        denominator = max(hyp_total, ref_total)
+        if denominator == 0:
+            continue
+        matches = sum((hyp & ref).values())
+        if best is None or matches / denominator > best.matches / best.denominator:
+            best = GoogleBLEUStats(matches, hyp_total, ref_total, denominator)
+    return best
+
+
+def score_google_bleu(stats: GoogleBLEUStats | None) -> GoogleBLEUResult:
+    """matches / denominator, with 0 when nothing was counted; precision and recall alongside."""
+    if stats is None:
+        stats = GoogleBLEUStats(0, 0, 0, 0, segments=0)
+    return GoogleBLEUResult(
+        score=stats.matches / stats.denominator if stats.denominator else 0.0,
+        precision=stats.matches / stats.hyp_ngrams if stats.hyp_ngrams else 0.0,
+        recall=stats.matches / stats.ref_ngrams if stats.ref_ngrams else 0.0,
+        stats=stats,
+    )
+
+
+def _check_orders(min_order: int, max_order: int) -> None:
+    check_int("min_order", min_order, 1)
+    check_int("max_order", max_order, 1)
+    if min_order > max_order:
+        raise ValueError(f"min_order ({min_order}) must not exceed max_order ({max_order})")
+
+
+def sentence_google_bleu(
+    hypothesis: str | Sequence[str],
+    references: Sequence[str | Sequence[str]],
+    *,
+    min_order: int = 1,
+    max_order: int = 4,
+    tokenize: str = "none",
+) -> GoogleBLEUResult:
+    """Google's GLEU of one sentence (NLTK's ``gleu_score.sentence_gleu``, which takes references first).
+
+    >>> round(float(sentence_google_bleu("the the the the the the the", ["the cat is on the mat"])), 4)
+    0.0909
+    """
+    _check_orders(min_order, max_order)
+    tokenizer = get_tokenizer(tokenize)
+    hyp = as_tokens(hypothesis, "hypothesis", tokenizer)
+    refs = [as_tokens(r, f"references[{k}]", tokenizer) for k, r in enumerate(check_references(references))]
+    return score_google_bleu(google_bleu_stats(hyp, refs, min_order, max_order))
+
+
+def corpus_google_bleu(
+    hypotheses: Sequence[str | Sequence[str]],
+    references: Sequence[Sequence[str | Sequence[str]]],
+    *,
+    min_order: int = 1,
+    max_order: int = 4,
+    tokenize: str = "none",
+) -> GoogleBLEUResult:
+    """Google's GLEU of a corpus: summed matches over summed denominators (not a mean of sentence scores).
+
+    Each sentence contributes its best reference's counts, as NLTK's ``gleu_score.corpus_gleu``.
+    """
+    _check_orders(min_order, max_order)
+    check_tokenize(tokenize)
+    check_corpus("hypotheses", hypotheses)
+    check_corpus("references", references)
+    check_same_length(hypotheses=hypotheses, references=references)
+    tokenizer = get_tokenizer(tokenize)
+    total = GoogleBLEUStats(0, 0, 0, 0, segments=0)
+    for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
+        h = as_tokens(hyp, f"hypotheses[{i}]", tokenizer)
+        checked = check_references(refs, f"references[{i}]")
+        rs = [as_tokens(r, f"references[{i}][{k}]", tokenizer) for k, r in enumerate(checked)]
+        stats = google_bleu_stats(h, rs, min_order, max_order)
+        if stats is not None:
+            total = total + stats
+    return score_google_bleu(total)
+
+
+__all__ = [
+    "GoogleBLEUResult",
+    "GoogleBLEUStats",
+    "corpus_google_bleu",
+    "google_bleu_stats",
+    "pooled_ngram_counts",
+    "score_google_bleu",
+    "sentence_google_bleu",
+]

@@ -1,0 +1,163 @@
+"""evalkit's caches are bounded by memory: a stream of large inputs never takes a cache over its byte
+budget, an entry too large for its cache is not kept, the byte accounting agrees with what tracemalloc
+measures (within a factor of 2), and the tokenizer caches of evalkit.tokenize keep short texts only.
+(Issue 10: the ROUGE profile cache held 3.9 GB; 4 reference indexes held 3.0 GB for a 167 MB input.)"""
+
+from __future__ import annotations
+
+import gc
+import random
+import tracemalloc
+
+import pytest
+
+import evalkit
+from evalkit import bleu, fast, rouge_many, tokenize
+
+WORDS = [f"word{i}" for i in range(3000)]
+
+
+def documents(count: int, length: int, seed: int) -> list[str]:
+    gen = random.Random(seed)
+    return [" ".join(gen.choice(WORDS) for _ in range(length)) for _ in range(count)]
+
+
+@pytest.fixture(autouse=True)
+def cold():
+    evalkit.clear_caches()
+    yield
+    evalkit.clear_caches()
+
+
+def test_bounded_cache_evicts_least_recently_used_and_refuses_huge_entries():
+    cache = fast.BoundedCache("test", budget=1000, largest_share=0.5)
+    for i in range(10):
+        cache.put(i, f"v{i}", nbytes=300)
+        cache.get(0)  # 0 is always the most recently used: it stays
+        assert cache.info().nbytes <= 1000
+    assert cache.get(0) == "v0" and cache.get(9) == "v9" and cache.get(8) == "v8" and cache.get(1) is None
+    assert cache.put("huge", "h", nbytes=501) == "h" and cache.get("huge") is None
+    assert cache.info() == fast.CacheInfo(entries=3, nbytes=900, budget=1000)  # 0, 9, 8 from oldest use
+    v9 = cache.get(9)  # the very object kept (grow checks identity); the order stays 0, 9, 8
+    cache.get(8)
+    cache.grow(9, v9, 200)  # something derived kept with entry 9: it counts, and the oldest (0) goes
+    assert cache.info() == fast.CacheInfo(entries=2, nbytes=800, budget=1000) and cache.get(0) is None
+    cache.grow(9, "not the value kept", 10_000)  # another object under that key: not charged
+    assert cache.info().nbytes == 800
+    cache.grow(9, v9, 1)  # entry 9 grows past half the budget: it goes itself
+    assert cache.get(9) is None and cache.info().nbytes == 300
+
+
+def test_profile_cache_stays_within_budget_under_long_documents(monkeypatch):
+    cache = fast.bounded_caches()["text profiles"]
+    monkeypatch.setattr(cache, "budget", 3_000_000)
+    reference = documents(1, 2000, seed=0)[0]
+    high = 0
+    for doc in documents(60, 1500, seed=1):  # ROUGE-L masks of 1,500-token documents: ~0.3 MB each
+        rouge_many.rouge_scores(doc, [reference], ["rouge1", "rouge2", "rougeL"])
+        rouge_many.rouge_scores(reference, [doc], ["rougeL"])  # each document as a reference: its masks
+        high = max(high, cache.info().nbytes)
+        assert cache.info().nbytes <= cache.budget
+    assert high > cache.budget / 2  # the stream did fill the cache (the bound was tested, not idle)
+    assert evalkit.cache_info()["text profiles"] < 60  # some were evicted
+
+
+def test_reference_index_cache_keeps_what_fits_and_skips_an_index_too_large(monkeypatch, wmt17):
+    reference, systems = wmt17
+    cache = fast.bounded_caches()["reference indexes"]
+    corpora = [[[r] for r in reference[i:i + 300]] for i in range(0, 1500, 300)]
+    hyps = systems[next(iter(systems))]
+    one = fast.reference_index(corpora[0], "13a", False, 4)
+    per_index = cache.info().nbytes
+    assert per_index > one.nbytes() > 0
+    monkeypatch.setattr(cache, "budget", int(2.5 * per_index))  # room for two such indexes
+    for i, refs in enumerate(corpora):
+        stats = bleu.corpus_stats(hyps[300 * i:300 * i + 300], refs, tokenize="13a")
+        assert stats == bleu.corpus_stats(hyps[300 * i:300 * i + 300], refs, tokenize="13a", fast=False)
+        assert cache.info().nbytes <= cache.budget and len(cache) <= 2
+    evalkit.clear_caches()
+    monkeypatch.setattr(cache, "budget", 3 * per_index)  # a quarter of it: less than one index
+    fast.reference_index(corpora[0], "13a", False, 4)
+    assert len(cache) == 0
+
+
+def test_tokenize_caches_keep_short_texts_only():
+    short, long = "a short segment .", "a long document " * 100
+    tokenize.tokenize_13a_fast(short)
+    tokenize.tokenize_13a_fast(long)
+    tokenize.stem("running")
+    tokenize.stem("x" * 100)
+    assert evalkit.cache_info()["tokenize 13a (fast)"] == 1 and evalkit.cache_info()["tokenize stem"] == 1
+    assert tokenize.tokenize_13a_fast(long) == tuple(tokenize.tokenize_13a(long))  # same tokens uncached
+    info = evalkit.cache_info(memory=True)["tokenize 13a (fast)"]
+    assert info.nbytes is None and info.budget == 2**16 * (200 + 21 * 512)
+
+
+def test_every_cache_reports_entries_and_bytes_and_clears():
+    rouge_many.rouge_scores("the cats sat", ["the cat sat"], stemmer=True)
+    bleu.corpus_bleu(["the cat sat"], [["the cat sat down"]], tokenize="13a")
+    bleu.corpus_stats_counter(["the cat sat"], [["the cat sat down"]], tokenize="none")
+    info = evalkit.cache_info(memory=True)
+    assert set(info) >= {"text profiles", "reference indexes", "reference n-gram counts", "cached tokenizer none",
+                         "tokenize 13a (fast)", "tokenize stem"}
+    for name, entry in info.items():
+        assert isinstance(entry, fast.CacheInfo)
+        if entry.nbytes is not None:
+            assert (entry.entries > 0) == (entry.nbytes > 0) and entry.nbytes <= entry.budget, name
+    assert evalkit.cache_info() == {name: entry.entries for name, entry in info.items()}
+    evalkit.clear_caches()
+    assert all(e.entries == 0 and e.nbytes in (0, None) for e in evalkit.cache_info(memory=True).values())
+
+
+def measured_and_accounted(fill, *cache_names: str) -> tuple[int, int]:
+    """(bytes tracemalloc sees kept after ``fill(full=True)``, bytes the named caches count).  ``fill``
+    makes its inputs and drops them, so that what remains is what the caches hold; ``fill(full=False)``
+    runs first on a small input, so that lazy imports and first-use set-up are not measured."""
+    fill(full=False)
+    evalkit.clear_caches()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        fill(full=True)
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    info = evalkit.cache_info(memory=True)
+    return after - before, sum(info[name].nbytes for name in cache_names)
+
+
+def test_profile_accounting_agrees_with_tracemalloc():
+    def fill(full):
+        docs = documents(40 if full else 2, 800, seed=2)
+        for doc in docs[1:]:
+            rouge_many.rouge_scores(doc, [docs[0]], ["rouge1", "rouge2", "rougeL"])
+            rouge_many.rouge_scores(docs[0], [doc], ["rougeL"])
+
+    measured, accounted = measured_and_accounted(fill, "text profiles")
+    assert evalkit.cache_info()["text profiles"] == 40
+    assert measured / 2 <= accounted <= measured * 2, (measured, accounted)
+
+
+def test_reference_index_accounting_agrees_with_tracemalloc(wmt17):
+    reference, _ = wmt17
+
+    def fill(full):
+        refs = [[r + " ."] for r in reference[:None if full else 10]]  # new strings, made while measured
+        fast.reference_index(refs, "none", False, 4)
+
+    measured, accounted = measured_and_accounted(fill, "reference indexes", "cached tokenizer none")
+    assert evalkit.cache_info()["reference indexes"] == 1
+    assert measured / 2 <= accounted <= measured * 2, (measured, accounted)
+
+
+def test_token_and_reference_count_accounting_agree_with_tracemalloc(wmt17):
+    reference, _ = wmt17
+
+    def fill(full):
+        refs = [[r + " ."] for r in reference[:None if full else 10]]
+        bleu.corpus_stats_counter([r[0] for r in refs], refs, tokenize="none")
+
+    measured, accounted = measured_and_accounted(fill, "reference n-gram counts", "cached tokenizer none")
+    assert measured / 2 <= accounted <= measured * 2, (measured, accounted)

@@ -1,0 +1,167 @@
+"""The package's layout, read from the source: no import cycle, fast.py knows no metric, no module reaches
+into another module's private names, and every tokenizer is chosen with the keyword ``tokenize=``."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent / "evalkit"
+MODULES = sorted(p.stem for p in ROOT.glob("*.py") if p.stem != "__init__")
+METRICS = {"bleu", "gleu", "google_bleu", "rouge", "rouge_many", "rouge_corpus"}
+
+
+def evalkit_imports(module: str) -> list[tuple[str, list[str]]]:
+    """Every import of another evalkit module in ``module`` (top level and inside functions alike), as
+    (imported module, names taken from it)."""
+    tree = ast.parse((ROOT / f"{module}.py").read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 1 and node.module:  # from .x import a, b
+                found.append((node.module, [a.name for a in node.names]))
+            elif node.level == 1:  # from . import x, y
+                found.extend((a.name, []) for a in node.names)
+            elif node.module and node.module.startswith("evalkit."):
+                found.append((node.module.split(".")[1], [a.name for a in node.names]))
+            elif node.module == "evalkit":
+                found.extend((a.name, []) for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.extend((a.name.split(".")[1], []) for a in node.names if a.name.startswith("evalkit."))
+    return [(m, names) for m, names in found if m in MODULES and m != module]
+
+
+GRAPH = {m: sorted({dep for dep, _ in evalkit_imports(m)}) for m in MODULES}
+
+
+def test_the_reader_sees_the_imports():
+    # a check of the checker: known edges are found, at top level and inside functions
+    assert "tokenize" in GRAPH["bleu"] and "fast" in GRAPH["bleu"]  # fast: inside corpus_stats_indexed
+    assert "rouge" in GRAPH["rouge_many"] and "bleu" in GRAPH["tables"]
+
+
+def test_no_import_cycle_among_evalkit_modules():
+    state: dict[str, str] = {}
+
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = "open"
+        for dep in GRAPH[module]:
+            if state.get(dep) == "open":
+                cycle = path[path.index(dep):] + [dep]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if dep not in state:
+                visit(dep, path + [dep])
+        state[module] = "done"
+
+    for module in MODULES:
+        if module not in state:
+            visit(module, [module])
+
+
+def test_fast_imports_no_metric_module():
+    reachable, todo = set(), list(GRAPH["fast"])
+    while todo:
+        m = todo.pop()
+        if m not in reachable:
+            reachable.add(m)
+            todo.extend(GRAPH[m])
+    assert reachable & METRICS == set(), f"fast.py reaches the metric modules {reachable & METRICS}"
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_no_private_name_is_imported_from_another_module(module):
+    private = [f"from .{dep} import {name}" for dep, names in evalkit_imports(module) for name in names
+               if name.startswith("_")]
+    private += [f"import .{dep}" for dep, _ in evalkit_imports(module) if dep.startswith("_") and dep != "_checks"]
+    assert private == []
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_no_private_attribute_of_another_module_is_used(module):
+    """``from . import bleu as b`` then ``b._segment_tokens`` is a private import too."""
+    tree = ast.parse((ROOT / f"{module}.py").read_text(encoding="utf-8"))
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and not node.module:
+            aliases.update({a.asname or a.name: a.name for a in node.names})
+    bad = [f"{n.value.id}.{n.attr}" for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+           and isinstance(n.value, ast.Name) and n.value.id in aliases and n.attr.startswith("_")]
+    assert bad == []
+
+
+def public_functions():
+    for module in MODULES:
+        if module.startswith("_"):
+            continue
+        mod = importlib.import_module(f"evalkit.{module}")
+        for name, obj in vars(mod).items():
+            if name.startswith("_") or getattr(obj, "__module__", None) != mod.__name__:
+                continue
+            if inspect.isfunction(obj):
+                yield f"{module}.{name}", obj
+            elif inspect.isclass(obj):
+                for meth_name, meth in vars(obj).items():
+                    if inspect.isfunction(meth) and (meth_name == "__init__" or not meth_name.startswith("_")):
+                        yield f"{module}.{name}.{meth_name}", meth
+
+
+def test_every_tokenizer_keyword_is_tokenize():
+    functions = dict(public_functions())
+    assert "bleu.sentence_bleu" in functions and "widgets.WeightsExplorer.__init__" in functions
+
+    def chooses_a_tokenizer_by_another_name(param: inspect.Parameter) -> bool:
+        # "tokens" for a token sequence is fine; "tokens" that defaults to a name ("word") chose a tokenizer
+        return param.name == "tokenizer" or (param.name == "tokens" and isinstance(param.default, str))
+
+    bad = [name for name, fn in functions.items()
+           if any(map(chooses_a_tokenizer_by_another_name, inspect.signature(fn).parameters.values()))]
+    assert bad == []
+    takers = [name for name, fn in functions.items() if "tokenize" in inspect.signature(fn).parameters]
+    for expected in ["bleu.corpus_bleu", "gleu.corpus_gleu", "google_bleu.corpus_google_bleu", "rouge.rouge_n",
+                     "rouge_many.rouge_scores_many", "tables.rouge_lcs_table", "plots.plot_lcs_table",
+                     "widgets.count_corpus"]:
+        assert expected in takers
+
+
+NOTEBOOKS = sorted((ROOT.parent / "notebooks").glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem[:2])
+def test_lessons_use_public_names_only(path):
+    """No sys.path edit, no benchmarks/ import, no private evalkit name (``from evalkit.x import _y`` or
+    ``module._y`` on an evalkit module) in any code cell."""
+    import json
+    import re
+
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    tree = ast.parse("\n".join(line for line in code.split("\n") if not line.lstrip().startswith(("%", "!"))))
+    evalkit_names = set()
+    problems = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module.split(".")[0] in ("bench", "benchmarks") or node.module.startswith("bench_"):
+                problems.append(f"imports {node.module}")
+            if node.module.split(".")[0] == "evalkit":
+                problems += [f"from {node.module} import {a.name}" for a in node.names if a.name.startswith("_")]
+                evalkit_names.update(a.asname or a.name for a in node.names)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] == "evalkit":
+                    evalkit_names.add(a.asname or a.name.split(".")[0])
+                if a.name.startswith("bench"):
+                    problems.append(f"imports {a.name}")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            base = node.value
+            while isinstance(base, ast.Attribute):
+                base = base.value
+            if isinstance(base, ast.Name) and base.id in evalkit_names:
+                problems.append(f"{ast.unparse(node)}")
+    if re.search(r"\bsys\.path\b", code):
+        problems.append("edits sys.path")
+    assert problems == []

@@ -1,0 +1,157 @@
+"""Slides-ready figures: every public plotting function takes ``figsize=``, draws nothing outside its canvas
+(no clipped tick label, axis label, title, legend or colour bar) at its default size and at a small slides
+size, and ``plots.save`` writes a cropped PNG at 150 dpi."""
+
+from __future__ import annotations
+
+import inspect
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
+
+from evalkit import bleu, data, gleu, plots, widgets  # noqa: E402
+from evalkit.rouge_corpus import corpus_rouge  # noqa: E402
+
+SEGMENTS = 60  # small real inputs: the first segments of WMT17 and JFLEG
+
+
+@pytest.fixture(scope="module")
+def inputs():
+    """name -> (function, args, kwargs) for every public plotting function, on real data."""
+    reference = data.wmt17_reference()[:SEGMENTS]
+    systems = {name: out[:SEGMENTS] for name, out in data.wmt17_systems().items()}
+    refs = [[r] for r in reference]
+    by_tokenizer = {tok: {name: 100 * bleu.corpus_bleu(out, refs, tokenize=tok).score
+                          for name, out in systems.items()} for tok in ("13a", "intl", "char")}
+    jf = data.jfleg("test")
+    src, jrefs = jf.sources[:SEGMENTS], jf.references[:SEGMENTS]
+    hyp, ref = jf.sources[0], jf.references[0][0]
+    stats = bleu.sentence_stats(hyp, [ref])
+    system_stats = {name: bleu.corpus_stats(out, refs, tokenize="13a") for name, out in systems.items()}
+    view = widgets.weights_view(widgets.count_sentence(widgets.ROOKIE_PARAPHRASE, [widgets.ROOKIE_REFERENCE]),
+                                (1, 1, 1, 0))
+    return {
+        "plot_brevity_penalty": (plots.plot_brevity_penalty, ({"'the cat': c = 2, r = 6": (2, 6)},), {}),
+        "plot_precisions": (plots.plot_precisions,
+                            ({name: bleu.corpus_bleu(out, refs) for name, out in list(systems.items())[:3]},), {}),
+        "plot_smoothing": (plots.plot_smoothing, (stats,), {}),
+        "plot_rank_changes": (plots.plot_rank_changes, (by_tokenizer,), {}),
+        "plot_system_scores": (plots.plot_system_scores, (by_tokenizer,), {}),
+        "gleu_iterations_plot": (plots.gleu_iterations_plot, (gleu.corpus_gleu(src, jrefs, src, iterations=50),),
+                                 {"published": 40.0}),
+        "plot_lcs_table": (plots.plot_lcs_table, (hyp, ref), {}),
+        "plot_rouge_variants": (plots.plot_rouge_variants,
+                                ({v: corpus_rouge(src, jrefs, v, n_samples=50) for v in ("rouge1", "rouge2", "rougeL")},),
+                                {}),
+        "weighted_log_bars": (plots.weighted_log_bars, (view,), {}),
+        "simplex_heatmap": (plots.simplex_heatmap, (widgets.simplex_scores(stats, 8),), {"title": "BLEU-3 of one pair"}),
+        "rank_paths": (plots.rank_paths, (widgets.rankings(system_stats, widgets.uniform_path(4, 4)),),
+                       {"tick_positions": [0, 4, 8, 12], "tick_labels": ["BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4"],
+                        "title": "WMT17 en-de: rank of each system from BLEU-1 to BLEU-4"}),
+    }
+
+
+def plotting_functions():
+    """Every public function of evalkit.plots that draws (returns an Axes), found by its ``ax`` parameter."""
+    return sorted(name for name, fn in vars(plots).items()
+                  if inspect.isfunction(fn) and not name.startswith("_") and "ax" in inspect.signature(fn).parameters)
+
+
+def test_every_plotting_function_is_covered_and_takes_a_figsize(inputs):
+    assert plotting_functions() == sorted(inputs)
+    for name in plotting_functions():
+        assert "figsize" in inspect.signature(getattr(plots, name)).parameters, name
+
+
+def text_outside_canvas(fig):
+    """The drawn, non-empty text artists (tick labels, axis labels, titles, legend and colour-bar texts,
+    annotations) whose extent leaves the canvas by more than a pixel: [(text, extent in pixels)]."""
+    renderer = fig.canvas.get_renderer()
+    canvas = fig.bbox
+    kept_tick_labels, drawn_tick_labels = set(), set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            kept = list(axis.majorTicks) + list(axis.minorTicks)  # matplotlib keeps spare Tick objects
+            kept_tick_labels |= {id(label) for tick in kept for label in (tick.label1, tick.label2)}
+            if not (ax.axison and axis.get_visible()):
+                continue  # an axes switched off (set_axis_off) draws none of its tick labels
+            lo, hi = sorted(axis.get_view_interval())
+            span = (hi - lo) or 1.0
+            drawn_tick_labels |= {id(label) for tick in axis.get_major_ticks() + axis.get_minor_ticks()
+                                  if tick.get_visible() and lo - 1e-9 * span <= tick.get_loc() <= hi + 1e-9 * span
+                                  for label in (tick.label1, tick.label2)}
+    outside = []
+    for text in fig.findobj(Text):
+        if not text.get_visible() or not text.get_text().strip():
+            continue
+        if id(text) in kept_tick_labels and id(text) not in drawn_tick_labels:
+            continue  # the label of a tick outside the view, or of a spare tick: not drawn
+        box = text.get_window_extent(renderer)
+        if (box.x0 < canvas.x0 - 1 or box.y0 < canvas.y0 - 1 or box.x1 > canvas.x1 + 1
+                or box.y1 > canvas.y1 + 1):
+            outside.append((text.get_text(), tuple(round(v) for v in box.extents)))
+    return outside
+
+
+@pytest.mark.parametrize("size", [None, plots.SLIDES], ids=["default size", "slides 6x3.5"])
+@pytest.mark.parametrize("name", plotting_functions())
+def test_no_text_is_cut_off_at_the_canvas_edge(inputs, name, size):
+    fn, args, kwargs = inputs[name]
+    ax = fn(*args, **kwargs, **({"figsize": size} if size else {}))
+    fig = ax.figure
+    try:
+        if size:
+            assert tuple(fig.get_size_inches()) == pytest.approx(size)
+        fig.canvas.draw()
+        assert fig.findobj(Text), name
+        assert text_outside_canvas(fig) == [], name
+    finally:
+        plt.close(fig)
+
+
+def test_the_check_finds_a_label_that_is_cut_off():
+    """The clipping check can fail: a y label pushed off the left edge is reported (and nothing is, once the
+    same figure uses constrained layout with a normal label)."""
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.set_ylabel("a label", labelpad=200)
+    fig.canvas.draw()
+    assert "a label" in [t for t, _ in text_outside_canvas(fig)]
+    ax.set_ylabel("a label", labelpad=4)
+    fig.set_layout_engine("constrained")
+    fig.canvas.draw()
+    assert text_outside_canvas(fig) == []
+    plt.close(fig)
+
+
+def test_save_writes_a_cropped_png_at_150_dpi_and_closes_the_figure(tmp_path, inputs):
+    from PIL import Image
+
+    fn, args, kwargs = inputs["plot_system_scores"]
+    ax = fn(*args, **kwargs, figsize=plots.SLIDES)
+    fig = ax.figure
+    path = plots.save(ax, tmp_path / "scores.png")
+    assert path == tmp_path / "scores.png" and not plt.fignum_exists(fig.number)
+    with Image.open(path) as image:
+        width, height = image.size
+        dpi = image.info["dpi"]
+    assert dpi == pytest.approx((150, 150), abs=0.5)
+    # cropped to what was drawn: never larger than the canvas (plus the 0.05 in padding) at 150 dpi
+    assert 0 < width <= 150 * (plots.SLIDES[0] + 0.1) + 1 and 0 < height <= 150 * (plots.SLIDES[1] + 0.1) + 1
+
+    ax = plots.plot_brevity_penalty()
+    plots.save(ax.figure, tmp_path / "bp.svg", close=False)
+    assert plt.fignum_exists(ax.figure.number) and (tmp_path / "bp.svg").read_text().startswith("<?xml")
+    plt.close(ax.figure)
+
+
+def test_save_rejects_bad_input(tmp_path):
+    with pytest.raises(TypeError, match="Figure or Axes"):
+        plots.save("not a figure", tmp_path / "x.png")
+    ax = plots.plot_brevity_penalty()
+    with pytest.raises(ValueError, match="dpi"):
+        plots.save(ax, tmp_path / "x.png", dpi=0)
+    plt.close("all")
