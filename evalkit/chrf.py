@@ -1,0 +1,595 @@
+"""chrF (Popović, 2015) and chrF++ (Popović, 2017): F-scores of character (and word) n-grams.
+
+chrF compares the *character* n-grams of a hypothesis with those of a reference, for n = 1..6, so a
+word that is almost right ("Katzen" for "Katze") still earns most of its n-grams.  For each order n:
+
+- precision P_n = matched n-grams / hypothesis n-grams, recall R_n = matched n-grams / reference n-grams,
+  where a matched count is clipped (an n-gram counts at most as often as the reference has it);
+- the orders are averaged and combined into an F-score that weights recall ``beta`` times as much as
+  precision:  F_beta = (1 + beta^2) P R / (beta^2 P + R).  chrF's default is beta = 2.
+
+chrF++ (``word_order=2``) adds word unigrams and bigrams to the character n-grams, as extra orders.
+
+As in :mod:`evalkit.bleu`, counting and scoring are kept apart: :func:`sentence_stats` counts
+(:class:`CHRFStats`, additive), :func:`score_stats` scores, and corpus chrF is the score of the *summed*
+statistics, not the mean of sentence scores.
+
+    >>> r = sentence_chrf("the cat sat on the mat", ["the cat is on the mat"])
+    >>> [(o.matches, o.hyp, o.ref) for o in r.orders[:2]], round(r.score, 4)
+    ([(15, 17, 16), (12, 16, 15)], 0.6458)
+
+The conventions are sacreBLEU's (2.6.0), which evalkit reproduces exactly:
+
+- Characters: white space is removed before counting (``whitespace=True`` keeps it).
+- Words (chrF++): the text is split on white space, then one punctuation mark is split off the end of
+  each word, or else off its start: ``"(hi)"`` gives ``"(hi"`` and ``")"``.
+- An order for which the reference has no n-gram counts no hypothesis n-grams either.
+- Averaging (default): precision and recall are averaged over the orders where both the hypothesis and
+  the reference have n-grams (an *effective order*, like sacreBLEU before 2.0), then combined into one F.
+  ``eps_smoothing=True`` instead averages the per-order F-scores over all orders, with 1e-16 standing in
+  for an undefined value: that is the original chrF++.py's, Moses' and NLTK's way.
+- Several references: each segment keeps the statistics of the reference with the best sentence score
+  (the first one on a tie).
+
+NLTK's ``nltk.translate.chrf_score`` computes the same per-order F-scores as ``eps_smoothing=True``
+(its default beta is 3, not 2), but its ``corpus_chrf`` is the *mean of sentence scores*, not the score
+of summed statistics; it has no word n-grams and takes one reference per segment.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import __version__
+from ._checks import check_corpus, check_int, check_references, check_same_length, check_text
+
+CHAR_ORDER = 6
+WORD_ORDER = 0
+BETA = 2
+EPSILON = 1e-16  # stands in for an undefined precision, recall or F-score under eps_smoothing
+PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")  # string.punctuation
+
+
+# --------------------------------------------------------------------------------------------------------
+# Preparing the text
+# --------------------------------------------------------------------------------------------------------
+def as_text(value: Any, what: str) -> str:
+    """A text as a string: a string as it is, a sequence of tokens joined with spaces."""
+    check_text(value, what)
+    return value if isinstance(value, str) else " ".join(value)
+
+
+def prepare(text: str, *, lowercase: bool = False) -> str:
+    """Lowercase if asked; nothing else (white space is dealt with when n-grams are extracted)."""
+    return text.lower() if lowercase else text
+
+
+def strip_whitespace(text: str) -> str:
+    """The text with every white-space character removed: ``"the cat"`` -> ``"thecat"``."""
+    return "".join(text.split())
+
+
+def split_punctuation(text: str) -> list[str]:
+    """Words for chrF++: split on white space, then split one punctuation mark off each word's end, or,
+    if the end is not punctuation, off its start.
+
+        >>> split_punctuation('He said: "(hi)" and left.')
+        ['He', 'said', ':', '"(hi)', '"', 'and', 'left', '.']
+    """
+    words = []
+    for word in text.split():
+        if len(word) > 1 and word[-1] in PUNCTUATION:
+            words += [word[:-1], word[-1]]
+        elif len(word) > 1 and word[0] in PUNCTUATION:
+            words += [word[0], word[1:]]
+        else:
+            words.append(word)
+    return words
+
+
+def char_ngrams(text: str, n: int, *, whitespace: bool = False) -> Counter:
+    """The character n-grams of ``text`` with their counts (white space removed unless ``whitespace``).
+
+        >>> char_ngrams("a cat", 2)
+        Counter({'ac': 1, 'ca': 1, 'at': 1})
+    """
+    if not whitespace:
+        text = strip_whitespace(text)
+    return Counter(text[i : i + n] for i in range(len(text) - n + 1))
+
+
+def word_ngrams(words: Sequence[str], n: int) -> Counter:
+    """The word n-grams (as tuples) of a list of words, with their counts."""
+    return Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+
+
+def all_ngrams(text: str, char_order: int, word_order: int, whitespace: bool) -> list[Counter]:
+    """The n-gram counts of one text: character orders 1..char_order, then word orders 1..word_order."""
+    counts = [char_ngrams(text, n, whitespace=whitespace) for n in range(1, char_order + 1)]
+    if word_order:
+        words = split_punctuation(text)
+        counts += [word_ngrams(words, n) for n in range(1, word_order + 1)]
+    return counts
+
+
+def match_counts(hyp: Counter, ref: Counter) -> tuple[int, int, int]:
+    """(hypothesis n-grams, reference n-grams, clipped matches) of one order.
+
+    When the reference has no n-gram of this order, the hypothesis n-grams are not counted either
+    (sacreBLEU's convention): the order then counts as absent on both sides.
+    """
+    ref_total = sum(ref.values())
+    if not ref:
+        return 0, ref_total, 0
+    matches = sum(min(count, ref[g]) for g, count in hyp.items() if g in ref)
+    return sum(hyp.values()), ref_total, matches
+
+
+# --------------------------------------------------------------------------------------------------------
+# Sufficient statistics
+# --------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CHRFStats:
+    """Additive counts for one segment or a corpus (``a + b``, ``sum(list_of_stats)``).
+
+    ``hyp[k]``, ``ref[k]`` and ``matches[k]`` belong to order k: the character orders 1..char_order
+    first, then the word orders 1..word_order.  ``beta`` and ``eps_smoothing`` are the settings that
+    chose the best reference of each segment (they matter only with several references).
+    """
+
+    hyp: tuple[int, ...]
+    ref: tuple[int, ...]
+    matches: tuple[int, ...]
+    char_order: int = CHAR_ORDER
+    word_order: int = WORD_ORDER
+    segments: int = 1
+    nrefs: int | None = 1  # None when segments have different numbers of references
+    lowercase: bool = False
+    whitespace: bool = False
+    beta: float = BETA
+    eps_smoothing: bool = False
+
+    def _settings(self) -> tuple:
+        return (self.char_order, self.word_order, self.lowercase, self.whitespace, self.beta, self.eps_smoothing)
+
+    def __add__(self, other: CHRFStats) -> CHRFStats:
+        if not isinstance(other, CHRFStats):
+            return NotImplemented
+        if self._settings() != other._settings():
+            raise ValueError(
+                "cannot add chrF statistics counted with different settings "
+                f"(char_order, word_order, lowercase, whitespace, beta, eps_smoothing): "
+                f"{self._settings()} and {other._settings()}"
+            )
+        return CHRFStats(
+            hyp=tuple(a + b for a, b in zip(self.hyp, other.hyp)),
+            ref=tuple(a + b for a, b in zip(self.ref, other.ref)),
+            matches=tuple(a + b for a, b in zip(self.matches, other.matches)),
+            char_order=self.char_order,
+            word_order=self.word_order,
+            segments=self.segments + other.segments,
+            nrefs=self.nrefs if self.nrefs == other.nrefs else None,
+            lowercase=self.lowercase,
+            whitespace=self.whitespace,
+            beta=self.beta,
+            eps_smoothing=self.eps_smoothing,
+        )
+
+    def __radd__(self, other: Any) -> CHRFStats:
+        if other == 0:  # lets the built-in sum() start from 0
+            return self
+        return NotImplemented
+
+
+# --------------------------------------------------------------------------------------------------------
+# Scoring
+# --------------------------------------------------------------------------------------------------------
+def f_beta(precision: float, recall: float, beta: float) -> float:
+    """F_beta = (1 + beta^2) P R / (beta^2 P + R); 0 when P and R are both 0."""
+    factor = beta**2
+    denominator = factor * precision + recall
+    return (1 + factor) * precision * recall / denominator if denominator > 0 else 0.0
+
+
+def chrf_value(hyp: Sequence[int], ref: Sequence[int], matches: Sequence[int], beta: float, eps_smoothing: bool) -> float:
+    """The chrF score in [0, 1] of per-order counts."""
+    return chrf_percent(hyp, ref, matches, beta, eps_smoothing) / 100
+
+
+def chrf_percent(hyp: Sequence[int], ref: Sequence[int], matches: Sequence[int], beta: float, eps_smoothing: bool) -> float:
+    """The chrF score on sacreBLEU's 0-100 scale, computed with sacreBLEU's arithmetic step for step (the
+    best of several references is chosen on this number, so that ties fall exactly as in sacreBLEU).
+
+    Default: average precision and recall over the orders where both sides have n-grams, then one F.
+    ``eps_smoothing``: the mean over all orders of the per-order F, EPSILON standing in where undefined.
+    """
+    factor = beta**2
+    if eps_smoothing:
+        total = 0.0
+        for h, r, m in zip(hyp, ref, matches):
+            p = m / h if h > 0 else EPSILON
+            rec = m / r if r > 0 else EPSILON
+            denominator = factor * p + rec
+            total += (1 + factor) * p * rec / denominator if denominator > 0 else EPSILON
+        return 100 * total / len(hyp)
+    sum_p = sum_r = 0.0
+    effective_order = 0
+    for h, r, m in zip(hyp, ref, matches):
+        if h > 0 and r > 0:
+            sum_p += m / h
+            sum_r += m / r
+            effective_order += 1
+    if effective_order == 0:
+        return 0.0
+    avg_p, avg_r = sum_p / effective_order, sum_r / effective_order
+    if avg_p + avg_r == 0:
+        return 0.0
+    return 100 * ((1 + factor) * avg_p * avg_r / (factor * avg_p + avg_r))
+
+
+@dataclass(frozen=True)
+class OrderScore:
+    """One order's counts and scores: ``kind`` is ``"char"`` or ``"word"``; precision, recall and F are
+    ``None`` where undefined (no hypothesis or no reference n-grams of this order)."""
+
+    kind: str
+    n: int
+    hyp: int
+    ref: int
+    matches: int
+    precision: float | None
+    recall: float | None
+    f: float | None
+
+    def __repr__(self) -> str:
+        return f"{self.kind}{self.n}:{self.matches}/{self.hyp}/{self.ref}"
+
+
+@dataclass(frozen=True)
+class CHRFResult:
+    """An immutable chrF result. ``float(result)`` is the score, in [0, 1].
+
+    ``orders`` lists every order (``chars`` and ``words`` split them by kind); ``precision`` and
+    ``recall`` are the averages over the effective orders that the default score combines.
+    """
+
+    score: float
+    orders: tuple[OrderScore, ...]
+    precision: float
+    recall: float
+    beta: float
+    eps_smoothing: bool
+    signature: str
+    stats: CHRFStats = field(repr=False)
+
+    @property
+    def chars(self) -> tuple[OrderScore, ...]:
+        return tuple(o for o in self.orders if o.kind == "char")
+
+    @property
+    def words(self) -> tuple[OrderScore, ...]:
+        return tuple(o for o in self.orders if o.kind == "word")
+
+    @property
+    def name(self) -> str:
+        """sacreBLEU's name for the variant: chrF2, chrF2++ (one ``+`` per word order)."""
+        beta = int(self.beta) if float(self.beta).is_integer() else self.beta
+        return f"chrF{beta}" + "+" * self.stats.word_order
+
+    def __float__(self) -> float:
+        return self.score
+
+    def __repr__(self) -> str:
+        return f"CHRFResult(score={self.score:.4f}, P={self.precision:.4f}, R={self.recall:.4f}, name={self.name})"
+
+
+def signature(stats: CHRFStats, beta: float, eps_smoothing: bool) -> str:
+    """A sacreBLEU-style signature: what a reader needs to reproduce the number."""
+    return "|".join(
+        [
+            f"nrefs:{stats.nrefs if stats.nrefs is not None else 'var'}",
+            f"case:{'lc' if stats.lowercase else 'mixed'}",
+            f"eff:{'no' if eps_smoothing else 'yes'}",
+            f"nc:{stats.char_order}",
+            f"nw:{stats.word_order}",
+            f"space:{'yes' if stats.whitespace else 'no'}",
+            f"beta:{beta:g}",
+            f"evalkit:{__version__}",
+        ]
+    )
+
+
+def _check_beta(beta: Any) -> float:
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)):
+        raise TypeError(f"beta must be a number, got {type(beta).__name__}")
+    if not (math.isfinite(beta) and beta > 0):
+        raise ValueError(f"beta must be a positive finite number, got {beta!r}")
+    return beta
+
+
+def _check_flag(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def score_stats(stats: CHRFStats, *, beta: float | None = None, eps_smoothing: bool | None = None) -> CHRFResult:
+    """Turn chrF statistics into a result; nothing is recounted.
+
+    ``beta`` and ``eps_smoothing`` default to the ones the statistics were counted with (which chose
+    the best of several references); another value re-scores the same counts.
+    """
+    if not isinstance(stats, CHRFStats):
+        raise TypeError(f"stats must be CHRFStats, got {type(stats).__name__}")
+    beta = stats.beta if beta is None else _check_beta(beta)
+    eps_smoothing = stats.eps_smoothing if eps_smoothing is None else _check_flag("eps_smoothing", eps_smoothing)
+    orders = []
+    for k, (h, r, m) in enumerate(zip(stats.hyp, stats.ref, stats.matches)):
+        kind, n = ("char", k + 1) if k < stats.char_order else ("word", k + 1 - stats.char_order)
+        p = m / h if h else None
+        rec = m / r if r else None
+        orders.append(OrderScore(kind, n, h, r, m, p, rec, f_beta(p, rec, beta) if p is not None and rec is not None else None))
+    used = [o for o in orders if o.precision is not None and o.recall is not None]
+    avg_p = math.fsum(o.precision for o in used) / len(used) if used else 0.0
+    avg_r = math.fsum(o.recall for o in used) / len(used) if used else 0.0
+    return CHRFResult(
+        score=chrf_value(stats.hyp, stats.ref, stats.matches, beta, eps_smoothing),
+        orders=tuple(orders),
+        precision=avg_p,
+        recall=avg_r,
+        beta=beta,
+        eps_smoothing=eps_smoothing,
+        signature=signature(stats, beta, eps_smoothing),
+        stats=stats,
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Counting
+# --------------------------------------------------------------------------------------------------------
+def _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoothing) -> None:
+    check_int("char_order", char_order, 0)
+    check_int("word_order", word_order, 0)
+    if char_order + word_order == 0:
+        raise ValueError("char_order and word_order are both 0; at least one n-gram order is needed")
+    _check_beta(beta)
+    _check_flag("lowercase", lowercase)
+    _check_flag("whitespace", whitespace)
+    _check_flag("eps_smoothing", eps_smoothing)
+
+
+def best_reference_counts(
+    hyp_ngrams: list[Counter], refs_ngrams: list[list[Counter]], beta: float, eps_smoothing: bool
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """(hyp, ref, matches) per order against the reference whose sentence score is highest (first on a tie)."""
+    best, best_score = None, -1.0
+    for ref_ngrams in refs_ngrams:
+        counts = [match_counts(h, r) for h, r in zip(hyp_ngrams, ref_ngrams)]
+        hyp, ref, matches = (tuple(c[i] for c in counts) for i in range(3))
+        value = chrf_percent(hyp, ref, matches, beta, eps_smoothing)
+        if value > best_score:
+            best, best_score = (hyp, ref, matches), value
+    assert best is not None  # there is at least one reference
+    return best
+
+
+def _segment(hypothesis, references, settings: dict, where: str = "") -> CHRFStats:
+    char_order, word_order = settings["char_order"], settings["word_order"]
+    lowercase, whitespace = settings["lowercase"], settings["whitespace"]
+    hyp = prepare(as_text(hypothesis, f"hypothesis{where}"), lowercase=lowercase)
+    refs = check_references(references, f"references{where}")
+    ref_texts = [prepare(as_text(r, f"references{where}[{j}]"), lowercase=lowercase) for j, r in enumerate(refs)]
+    hyp_ngrams = all_ngrams(hyp, char_order, word_order, whitespace)
+    refs_ngrams = [all_ngrams(r, char_order, word_order, whitespace) for r in ref_texts]
+    hyp_counts, ref_counts, matches = best_reference_counts(
+        hyp_ngrams, refs_ngrams, settings["beta"], settings["eps_smoothing"]
+    )
+    return CHRFStats(hyp_counts, ref_counts, matches, segments=1, nrefs=len(refs), **settings)
+
+
+def sentence_stats(
+    hypothesis: str | Sequence[str],
+    references: Sequence[str | Sequence[str]],
+    *,
+    char_order: int = CHAR_ORDER,
+    word_order: int = WORD_ORDER,
+    beta: float = BETA,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+) -> CHRFStats:
+    """The statistics of one segment: a string (or tokens, joined with spaces) against its references."""
+    _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    settings = dict(char_order=char_order, word_order=word_order, lowercase=lowercase, whitespace=whitespace,
+                    beta=beta, eps_smoothing=eps_smoothing)
+    return _segment(hypothesis, references, settings)
+
+
+def segment_stats(
+    hypotheses: Sequence[str | Sequence[str]],
+    references: Sequence[Sequence[str | Sequence[str]]],
+    *,
+    char_order: int = CHAR_ORDER,
+    word_order: int = WORD_ORDER,
+    beta: float = BETA,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    fast: bool = True,
+) -> list[CHRFStats]:
+    """One :class:`CHRFStats` per segment; ``references[i]`` lists the references of ``hypotheses[i]``.
+
+    ``fast=True`` counts the whole corpus at once with :mod:`evalkit.fast`; ``fast=False`` segment by
+    segment with the functions above.  Both give the same statistics (for bootstrap resampling, say).
+    """
+    _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    if not isinstance(fast, bool):
+        raise TypeError(f"fast must be True or False, got {fast!r}")
+    check_corpus("hypotheses", hypotheses)
+    check_corpus("references", references)
+    check_same_length(hypotheses=hypotheses, references=references)
+    settings = dict(char_order=char_order, word_order=word_order, lowercase=lowercase, whitespace=whitespace,
+                    beta=beta, eps_smoothing=eps_smoothing)
+    if fast:
+        table = _fast_counts(hypotheses, references, settings)
+        if table is not None:
+            per_segment = table.transpose(2, 1, 0).tolist()  # [segment][hyp, ref, matches][order]
+            return [CHRFStats(tuple(h), tuple(r), tuple(m), nrefs=len(refs), **settings)
+                    for (h, r, m), refs in zip(per_segment, references)]
+    return [_segment(h, r, settings, where=f"[{i}]") for i, (h, r) in enumerate(zip(hypotheses, references))]
+
+
+def _fast_counts(hypotheses, references, settings):
+    """The per-segment count table of :func:`evalkit.fast.chrf_segment_counts` (None: count the readable way)."""
+    from .fast import chrf_segment_counts  # the second implementation; tests prove it equal
+
+    hyp_texts, ref_texts = _validated_texts(hypotheses, references)
+    beta, eps_smoothing = settings["beta"], settings["eps_smoothing"]
+    scorer = lambda h, r, m: chrf_percent(h, r, m, beta, eps_smoothing)  # noqa: E731  (chooses among references)
+    return chrf_segment_counts(hyp_texts, ref_texts, settings["char_order"], settings["word_order"],
+                               settings["lowercase"], settings["whitespace"], scorer)
+
+
+def corpus_stats(
+    hypotheses: Sequence[str | Sequence[str]],
+    references: Sequence[Sequence[str | Sequence[str]]],
+    *,
+    char_order: int = CHAR_ORDER,
+    word_order: int = WORD_ORDER,
+    beta: float = BETA,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    fast: bool = True,
+) -> CHRFStats:
+    """The summed statistics of a corpus: equal to ``sum(segment_stats(...))``.
+
+    ``fast=True`` counts with :mod:`evalkit.fast` (cached reference n-grams packed into integers);
+    ``fast=False`` adds up :func:`segment_stats`, the readable way.  Both give the same statistics.
+    """
+    options = dict(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
+                   whitespace=whitespace, eps_smoothing=eps_smoothing)
+    if not isinstance(fast, bool):
+        raise TypeError(f"fast must be True or False, got {fast!r}")
+    if not fast:
+        return sum(segment_stats(hypotheses, references, fast=False, **options))
+    _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    check_corpus("hypotheses", hypotheses)
+    check_corpus("references", references)
+    check_same_length(hypotheses=hypotheses, references=references)
+    table = _fast_counts(hypotheses, references, options)
+    if table is None:  # the packed integer keys would overflow (a vast alphabet): count the readable way
+        return sum(segment_stats(hypotheses, references, fast=False, **options))
+    counts = set(map(len, references))
+    hyp, ref, matches = (tuple(int(x) for x in table[:, i, :].sum(axis=1)) for i in range(3))
+    return CHRFStats(hyp, ref, matches, segments=len(hypotheses), nrefs=counts.pop() if len(counts) == 1 else None,
+                     **options)
+
+
+def _validated_texts(hypotheses, references) -> tuple[list[str], list[tuple[str, ...]]]:
+    """Strings for the fast path (tokens joined with spaces), checked with the same messages."""
+    hyp_texts = list(hypotheses) if all(type(h) is str for h in hypotheses) else [
+        as_text(h, f"hypothesis[{i}]") for i, h in enumerate(hypotheses)
+    ]
+    ref_texts = []
+    for i, refs in enumerate(references):
+        if type(refs) is list and refs and all(type(r) is str for r in refs):
+            ref_texts.append(tuple(refs))
+        else:
+            refs = check_references(refs, f"references[{i}]")
+            ref_texts.append(tuple(as_text(r, f"references[{i}][{j}]") for j, r in enumerate(refs)))
+    return hyp_texts, ref_texts
+
+
+# --------------------------------------------------------------------------------------------------------
+# The public scores
+# --------------------------------------------------------------------------------------------------------
+def sentence_chrf(
+    hypothesis: str | Sequence[str],
+    references: Sequence[str | Sequence[str]],
+    *,
+    char_order: int = CHAR_ORDER,
+    word_order: int = WORD_ORDER,
+    beta: float = BETA,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+) -> CHRFResult:
+    """chrF of one hypothesis against its references (hypothesis first, then a list of references).
+
+        >>> round(sentence_chrf("the cat sat on the mat", ["the cat is on the mat"], word_order=2).score, 4)
+        0.6636
+    """
+    stats = sentence_stats(hypothesis, references, char_order=char_order, word_order=word_order, beta=beta,
+                           lowercase=lowercase, whitespace=whitespace, eps_smoothing=eps_smoothing)
+    return score_stats(stats)
+
+
+def corpus_chrf(
+    hypotheses: Sequence[str | Sequence[str]],
+    references: Sequence[Sequence[str | Sequence[str]]],
+    *,
+    char_order: int = CHAR_ORDER,
+    word_order: int = WORD_ORDER,
+    beta: float = BETA,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    fast: bool = True,
+) -> CHRFResult:
+    """Corpus chrF: the score of the summed statistics of all segments.
+
+    ``references[i]`` is the list of references of ``hypotheses[i]`` (segment-major, as in
+    :func:`evalkit.bleu.corpus_bleu`); sacreBLEU takes the transpose, one list per reference set.
+
+        >>> round(corpus_chrf(["the cat sat on the mat", "a dog"], [["the cat is on the mat"], ["a dog"]]).score, 4)
+        0.6647
+    """
+    stats = corpus_stats(hypotheses, references, char_order=char_order, word_order=word_order, beta=beta,
+                         lowercase=lowercase, whitespace=whitespace, eps_smoothing=eps_smoothing, fast=fast)
+    return score_stats(stats)
+
+
+def chrf_table(hypothesis: str, reference: str, n: int, *, whitespace: bool = False, lowercase: bool = False):
+    """A pandas table of the character n-grams of order ``n``: count in the hypothesis, in the reference,
+    and the clipped match (imports pandas when called)."""
+    import pandas as pd
+
+    hyp = char_ngrams(prepare(hypothesis, lowercase=lowercase), n, whitespace=whitespace)
+    ref = char_ngrams(prepare(reference, lowercase=lowercase), n, whitespace=whitespace)
+    grams = list(hyp) + [g for g in ref if g not in hyp]
+    rows = [{"n-gram": g, "hypothesis": hyp[g], "reference": ref[g], "matched": min(hyp[g], ref[g])} for g in grams]
+    return pd.DataFrame(rows, columns=["n-gram", "hypothesis", "reference", "matched"])
+
+
+__all__ = [
+    "BETA",
+    "CHAR_ORDER",
+    "CHRFResult",
+    "CHRFStats",
+    "EPSILON",
+    "OrderScore",
+    "WORD_ORDER",
+    "all_ngrams",
+    "best_reference_counts",
+    "char_ngrams",
+    "chrf_percent",
+    "chrf_table",
+    "chrf_value",
+    "corpus_chrf",
+    "corpus_stats",
+    "f_beta",
+    "match_counts",
+    "score_stats",
+    "segment_stats",
+    "sentence_chrf",
+    "sentence_stats",
+    "signature",
+    "split_punctuation",
+    "strip_whitespace",
+    "word_ngrams",
+]

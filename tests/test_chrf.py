@@ -1,0 +1,300 @@
+"""chrF and chrF++: hand-counted cases, conformance with sacreBLEU 2.6.0 and NLTK (called here, at test
+time) on WMT17, the fast path against the readable one, edge cases and bad input."""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import pytest
+from nltk.translate import chrf_score as nltk_chrf
+from sacrebleu.metrics import CHRF
+
+from evalkit.chrf import (
+    CHRFStats,
+    char_ngrams,
+    chrf_table,
+    corpus_chrf,
+    corpus_stats,
+    score_stats,
+    segment_stats,
+    sentence_chrf,
+    sentence_stats,
+    split_punctuation,
+)
+from evalkit.fast import split_punctuation_fast
+
+CONFIGS = [dict(word_order=0, eps_smoothing=False), dict(word_order=0, eps_smoothing=True),
+           dict(word_order=2, eps_smoothing=False), dict(word_order=2, eps_smoothing=True)]
+CONFIG_IDS = ["chrF", "chrF-eps", "chrF++", "chrF++-eps"]
+TWO_SYSTEMS = ("uedin-nmt", "online-F")
+
+
+def close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+@pytest.fixture(scope="module")
+def sacre_corpus(wmt17):
+    """sacreBLEU's corpus chrF of every system under every configuration, computed once for the module."""
+    reference, systems = wmt17
+    out = {}
+    for cid, cfg in zip(CONFIG_IDS, CONFIGS):
+        metric = CHRF(references=[reference], **cfg)
+        out[cid] = {name: metric.corpus_score(hyps, None).score for name, hyps in systems.items()}
+    return out
+
+
+# ------------------------------------------------------------------------------------------ by hand
+def test_two_orders_by_hand():
+    # "ab" against "abc", orders 1 and 2: P1 = 2/2, R1 = 2/3, P2 = 1/1, R2 = 1/2.
+    r = sentence_chrf("ab", ["abc"], char_order=2)
+    assert [(o.matches, o.hyp, o.ref) for o in r.orders] == [(2, 2, 3), (1, 1, 2)]
+    p, rec = Fraction(1), (Fraction(2, 3) + Fraction(1, 2)) / 2
+    assert close(r.score, float(5 * p * rec / (4 * p + rec)))  # = 7/11
+    assert close(r.score, 7 / 11)
+
+
+def test_cat_mat_unigrams_by_hand():
+    # thecatsatonthemat (17 letters) against thecatisonthemat (16).
+    hyp, ref = char_ngrams("the cat sat on the mat", 1), char_ngrams("the cat is on the mat", 1)
+    assert sum(hyp.values()) == 17 and sum(ref.values()) == 16
+    r = sentence_chrf("the cat sat on the mat", ["the cat is on the mat"])
+    assert (r.orders[0].hyp, r.orders[0].ref) == (17, 16)
+    # t: 5 in hyp, 4 in ref; a: 3 vs 2; everything else in hyp is in ref as often: 17 - 1 - 1 = 15
+    assert hyp["t"] == 5 and ref["t"] == 4 and hyp["a"] == 3 and ref["a"] == 2
+    assert r.orders[0].matches == 15
+
+
+def test_beta_weights_recall():
+    # A hypothesis that is a prefix of the reference: precision 1, recall low.  A larger beta lowers F.
+    scores = [sentence_chrf("the cat", ["the cat sat on the mat"], beta=b).score for b in (1, 2, 3)]
+    assert scores[0] > scores[1] > scores[2]
+
+
+def test_word_ngrams_split_one_punctuation_mark():
+    assert split_punctuation("(hi) end. ,x y") == ["(hi", ")", "end", ".", ",", "x", "y"]
+    r = sentence_chrf("the cat.", ["the cat ."], word_order=2)
+    assert [(o.kind, o.n, o.matches, o.hyp, o.ref) for o in r.words] == [("word", 1, 3, 3, 3), ("word", 2, 2, 2, 2)]
+
+
+def test_fast_word_split_equals_the_readable_one(wmt17):
+    reference, systems = wmt17
+    rng = random.Random(0)
+    alphabet = 'ab.(),!" \t\u00a0\x1c\u2003-\'x'
+    texts = reference + systems["online-G"] + ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+                                               for _ in range(20000)]
+    assert [split_punctuation_fast(t) for t in texts] == [split_punctuation(t) for t in texts]
+
+
+def test_table_lists_every_ngram():
+    t = chrf_table("the cat", "the hat", 2)
+    assert list(t.columns) == ["n-gram", "hypothesis", "reference", "matched"]
+    assert t["matched"].sum() == sentence_chrf("the cat", ["the hat"]).orders[1].matches
+
+
+# ------------------------------------------------------------------------------------------ sacreBLEU
+@pytest.mark.parametrize("cfg", CONFIGS, ids=CONFIG_IDS)
+def test_corpus_chrf_equals_sacrebleu_on_all_wmt17_systems(cfg, wmt17, sacre_corpus):
+    reference, systems = wmt17
+    refs = [[r] for r in reference]
+    assert len(systems) == 16
+    theirs = sacre_corpus[CONFIG_IDS[CONFIGS.index(cfg)]]
+    for name, hyps in systems.items():
+        ours = corpus_chrf(hyps, refs, **cfg).score * 100
+        assert close(ours, theirs[name]), (name, ours, theirs[name])
+
+
+def test_published_wmt17_chrf(wmt17, sacre_corpus):
+    # sacreBLEU 2.6.0's corpus chrF2 as published (data/README.md): computed here, and checked to match.
+    reference, systems = wmt17
+    for name, published in {"uedin-nmt": 57.72, "LIUM-NMT": 55.93}.items():
+        ours = corpus_chrf(systems[name], [[r] for r in reference]).score * 100
+        assert round(sacre_corpus["chrF"][name], 2) == published
+        assert round(ours, 2) == published
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=CONFIG_IDS)
+def test_sentence_chrf_equals_sacrebleu_on_every_segment_of_two_systems(cfg, wmt17):
+    reference, systems = wmt17
+    metric = CHRF(**cfg)
+    for name in TWO_SYSTEMS:
+        for i, (hyp, ref) in enumerate(zip(systems[name], reference)):
+            ours = sentence_chrf(hyp, [ref], **cfg).score * 100
+            theirs = metric.sentence_score(hyp, [ref]).score
+            assert close(ours, theirs), (name, i, ours, theirs)
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=CONFIG_IDS)
+def test_two_references_pick_the_best_per_segment_like_sacrebleu(cfg, wmt17):
+    reference, systems = wmt17
+    second = systems["online-B"]  # another system's output as a second reference
+    hyps = systems["uedin-nmt"][:800]
+    refs = [[a, b] for a, b in zip(reference, second)][:800]
+    theirs = CHRF(**cfg).corpus_score(hyps, [reference[:800], second[:800]]).score
+    for fast in (True, False):
+        assert close(corpus_chrf(hyps, refs, fast=fast, **cfg).score * 100, theirs)
+    assert segment_stats(hyps, refs, **cfg) == segment_stats(hyps, refs, fast=False, **cfg)
+    for h, rs in list(zip(hyps, refs))[:200]:
+        assert close(sentence_chrf(h, rs, **cfg).score * 100, CHRF(**cfg).sentence_score(h, rs).score)
+
+
+@pytest.mark.parametrize("opts", [dict(lowercase=True), dict(whitespace=True), dict(beta=1, char_order=4),
+                                  dict(word_order=1, char_order=0), dict(word_order=3, lowercase=True)])
+def test_other_options_equal_sacrebleu(opts, wmt17):
+    reference, systems = wmt17
+    hyps = systems["C-3MA"]
+    theirs = CHRF(**opts).corpus_score(hyps, [reference]).score
+    for fast in (True, False):
+        assert close(corpus_chrf(hyps, [[r] for r in reference], fast=fast, **opts).score * 100, theirs)
+
+
+EDGE_CASES = [("", ["the cat"]), ("the cat", [""]), ("", [""]), ("a", ["a"]), ("a", ["b"]), ("ab", ["a"]),
+              ("a b", ["ab"]), ("   ", ["x"]), ("x", ["   "]), ("the cat .", ["the cat ."]),
+              ("a", ["", "a"]), ("", ["", "b"]), ("!", ["!"]), ("Ä ä", ["ä Ä"]),
+              ("\ud800x", ["x\ud800x"])]
+
+
+@pytest.mark.parametrize("hyp,refs", EDGE_CASES)
+@pytest.mark.parametrize("cfg", CONFIGS, ids=CONFIG_IDS)
+def test_edge_cases_equal_sacrebleu(hyp, refs, cfg):
+    theirs = CHRF(**cfg).sentence_score(hyp, refs).score
+    ours = sentence_chrf(hyp, refs, **cfg)
+    assert close(ours.score * 100, theirs)
+    assert 0 <= ours.score <= 1
+    k = len(refs)
+    for fast in (True, False):
+        corpus = corpus_chrf([hyp, "the cat"], [refs, ["the cat"] * k], fast=fast, **cfg).score
+        assert close(corpus * 100, CHRF(**cfg).corpus_score([hyp, "the cat"], [[r, "the cat"] for r in refs]).score)
+
+
+# ------------------------------------------------------------------------------------------ NLTK
+def test_nltk_sentence_chrf_is_eps_smoothing_with_beta_3(wmt17):
+    """NLTK's sentence_chrf averages per-order F-scores: evalkit's eps_smoothing=True, with NLTK's beta."""
+    reference, systems = wmt17
+    hyps = systems["uedin-nmt"]
+    for hyp, ref in list(zip(hyps, reference))[:600]:
+        ours = sentence_chrf(hyp, [ref], beta=3, eps_smoothing=True).score
+        assert close(ours, nltk_chrf.sentence_chrf(ref, hyp)), hyp  # NLTK: reference first
+        ours = sentence_chrf(hyp, [ref], beta=2, eps_smoothing=True, whitespace=True).score
+        assert close(ours, nltk_chrf.sentence_chrf(ref, hyp, beta=2, ignore_whitespace=False))
+
+
+def test_nltk_corpus_chrf_is_the_mean_of_sentence_scores_not_ours(wmt17):
+    """Where they differ: NLTK's corpus_chrf averages sentence scores; evalkit scores summed statistics."""
+    reference, systems = wmt17
+    hyps, refs = systems["LIUM-NMT"][:500], reference[:500]
+    nltk_value = nltk_chrf.corpus_chrf(refs, hyps)
+    mean = sum(sentence_chrf(h, [r], beta=3, eps_smoothing=True).score for h, r in zip(hyps, refs)) / len(hyps)
+    assert close(mean, nltk_value)
+    summed = corpus_chrf(hyps, [[r] for r in refs], beta=3, eps_smoothing=True).score
+    assert not math.isclose(summed, nltk_value, abs_tol=1e-4)
+
+
+def test_nltk_differs_from_the_default_averaging():
+    # The default (effective-order) averaging is sacreBLEU's own: a hypothesis of 3 characters has no
+    # n-grams of orders 4-6; the default leaves those orders out, NLTK averages in F = 0 for each.
+    # By hand: P_n = 1 and R_n = 3/6, 2/5, 1/4 for n = 1..3.
+    recalls = [Fraction(3, 6), Fraction(2, 5), Fraction(1, 4)]
+    f3 = lambda p, r: 10 * p * r / (9 * p + r)  # noqa: E731
+    ours = sentence_chrf("cat", ["the cat"], beta=3)
+    theirs = nltk_chrf.sentence_chrf("the cat", "cat")
+    assert close(ours.score, float(f3(1, sum(recalls) / 3)))
+    assert close(theirs, float(sum(f3(1, r) for r in recalls) / 6))
+    assert close(sentence_chrf("cat", ["the cat"], beta=3, eps_smoothing=True).score, theirs)
+
+
+# ------------------------------------------------------------------------------------------ additivity, fast path
+@pytest.mark.parametrize("cfg", CONFIGS, ids=CONFIG_IDS)
+def test_fast_statistics_equal_the_readable_sum(cfg, wmt17):
+    reference, systems = wmt17
+    refs = [[r] for r in reference]
+    for name in ("online-A", "xmu"):
+        fast = corpus_stats(systems[name], refs, **cfg)
+        readable = segment_stats(systems[name], refs, fast=False, **cfg)
+        assert segment_stats(systems[name], refs, **cfg) == readable  # segment by segment
+        assert fast == sum(readable)
+        assert fast == corpus_stats(systems[name], refs, fast=False, **cfg)
+
+
+def test_a_huge_alphabet_falls_back_to_the_readable_count():
+    # 1,100 distinct characters need 11 bits each: six of them no longer fit in one int64 key
+    ref = "".join(chr(0x4E00 + i) for i in range(1100))
+    hyps, refs = [ref[::2], ref[:500]], [[ref], [ref[100:900]]]
+    for cfg in CONFIGS:
+        assert corpus_stats(hyps, refs, **cfg) == corpus_stats(hyps, refs, fast=False, **cfg)
+        assert close(corpus_chrf(hyps, refs, **cfg).score * 100,
+                     CHRF(**cfg).corpus_score(hyps, [[ref, ref[100:900]]]).score)
+
+
+def test_corpus_is_summed_statistics_and_order_free(wmt17):
+    reference, systems = wmt17
+    hyps, refs = systems["SYSTRAN"][:300], [[r] for r in reference[:300]]
+    stats = segment_stats(hyps, refs)
+    assert score_stats(sum(stats)).score == corpus_chrf(hyps, refs).score
+    mean = sum(score_stats(s).score for s in stats) / len(stats)
+    assert not math.isclose(mean, corpus_chrf(hyps, refs).score, abs_tol=1e-4)
+    order = list(range(300))
+    random.Random(0).shuffle(order)
+    shuffled = corpus_chrf([hyps[i] for i in order], [refs[i] for i in order])
+    assert close(shuffled.score, corpus_chrf(hyps, refs).score)
+
+
+def test_identical_and_disjoint():
+    assert sentence_chrf("the cat sat on the mat", ["the cat sat on the mat"], word_order=2).score == 1.0
+    assert sentence_chrf("xyz", ["abc"]).score == 0.0
+
+
+def test_tokens_are_joined_with_spaces():
+    a = sentence_chrf(["the", "cat", "."], [["the", "cat."]], word_order=2)
+    assert a.score == sentence_chrf("the cat .", ["the cat."], word_order=2).score
+
+
+def test_rescoring_with_another_beta_needs_no_recount():
+    stats = sentence_stats("the cat", ["the cat sat"])
+    assert score_stats(stats, beta=1).score == sentence_chrf("the cat", ["the cat sat"], beta=1).score
+    assert score_stats(stats, eps_smoothing=True).score == sentence_chrf("the cat", ["the cat sat"],
+                                                                         eps_smoothing=True).score
+
+
+def test_result_reprs_and_signature():
+    r = sentence_chrf("the cat", ["the cat sat"], word_order=2)
+    assert repr(r).startswith("CHRFResult(score=") and r.name == "chrF2++"
+    assert float(r) == r.score
+    assert r.signature.startswith("nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no")
+
+
+# ------------------------------------------------------------------------------------------ bad input
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: sentence_chrf(None, ["a"]), TypeError, "hypothesis is None"),
+        (lambda: sentence_chrf("a", "a"), TypeError, "single string"),
+        (lambda: sentence_chrf("a", []), ValueError, "empty"),
+        (lambda: sentence_chrf("a", [3]), TypeError, "references[0]"),
+        (lambda: sentence_chrf("a", ["a"], char_order=-1), ValueError, "char_order"),
+        (lambda: sentence_chrf("a", ["a"], char_order=0, word_order=0), ValueError, "both 0"),
+        (lambda: sentence_chrf("a", ["a"], beta=0), ValueError, "beta"),
+        (lambda: sentence_chrf("a", ["a"], beta="2"), TypeError, "beta"),
+        (lambda: sentence_chrf("a", ["a"], lowercase="yes"), TypeError, "lowercase"),
+        (lambda: sentence_chrf("a", ["a"], smoothing="eps"), TypeError, "smoothing"),
+        (lambda: corpus_chrf([], []), ValueError, "hypotheses is empty"),
+        (lambda: corpus_chrf(["a", "b"], [["a"]]), ValueError, "lengths differ"),
+        (lambda: corpus_chrf("ab", [["a"], ["b"]]), TypeError, "hypotheses is a str"),
+        (lambda: corpus_chrf(["a"], [["a"]], fast="yes"), TypeError, "fast"),
+        (lambda: corpus_chrf(["a", 5], [["a"], ["b"]]), TypeError, "hypothesis[1]"),
+        (lambda: corpus_chrf(["a", "b"], [["a"], []]), ValueError, "references[1] is empty"),
+        (lambda: score_stats("stats"), TypeError, "CHRFStats"),
+    ],
+)
+def test_bad_input_is_refused_clearly(call, error, message):
+    with pytest.raises(error, match=None) as info:
+        call()
+    assert message in str(info.value)
+
+
+def test_stats_with_different_settings_do_not_add():
+    with pytest.raises(ValueError, match="different settings"):
+        sentence_stats("a", ["a"]) + sentence_stats("a", ["a"], word_order=2)
+    assert isinstance(sum([sentence_stats("a", ["a"])] * 3), CHRFStats)

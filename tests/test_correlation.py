@@ -1,0 +1,343 @@
+"""evalkit.correlation: Pearson and Kendall checked by hand (exact fractions), against numpy.corrcoef and an
+independent brute-force pair count, by hypothesis properties, and the bootstrap against a recomputation."""
+
+from __future__ import annotations
+
+import doctest
+import itertools
+import math
+import subprocess
+import sys
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from evalkit import correlation
+from evalkit.correlation import (
+    bootstrap_correlation,
+    bootstrap_difference,
+    check_pairs,
+    kendall_tau,
+    pair_counts,
+    pearson,
+    plot_agreement,
+)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# An independent Kendall: every *ordered* pair (i, j), i != j, compared directly; ties from value counts.
+# ---------------------------------------------------------------------------------------------------------
+def brute_force_tau(x, y, variant="b"):
+    n = len(x)
+    concordant = discordant = 0
+    for i, j in itertools.permutations(range(n), 2):
+        if (x[i] < x[j] and y[i] < y[j]) or (x[i] > x[j] and y[i] > y[j]):
+            concordant += 1
+        elif (x[i] < x[j] and y[i] > y[j]) or (x[i] > x[j] and y[i] < y[j]):
+            discordant += 1
+    concordant //= 2  # each unordered pair was seen twice
+    discordant //= 2
+    pairs = Fraction(n * (n - 1), 2)
+    tied_x = sum(Fraction(t * (t - 1), 2) for t in Counter(x).values())
+    tied_y = sum(Fraction(t * (t - 1), 2) for t in Counter(y).values())
+    if variant == "a":
+        return (concordant - discordant) / pairs
+    if variant == "b":
+        return (concordant - discordant) / math.sqrt((pairs - tied_x) * (pairs - tied_y))
+    m = min(len(set(x)), len(set(y)))
+    return 2 * Fraction(concordant - discordant) / (Fraction(n * n * (m - 1), m))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Hand-computed cases
+# ---------------------------------------------------------------------------------------------------------
+def test_pearson_by_hand():
+    # x = 1..4, y = 1 3 2 4: deviations (-3/2, -1/2, 1/2, 3/2) and (-3/2, 1/2, -1/2, 3/2);
+    # covariance sum 9/4 - 1/4 - 1/4 + 9/4 = 4; squared sums 5 and 5: r = 4/5.
+    assert math.isclose(pearson([1, 2, 3, 4], [1, 3, 2, 4]), 4 / 5, rel_tol=1e-15)
+    # x = 0 1 2, y = 0 0 3: deviations (-1, 0, 1) and (-1, -1, 2); covariance 3; squared sums 2 and 6:
+    # r = 3 / sqrt(12) = sqrt(3) / 2.
+    assert math.isclose(pearson([0, 1, 2], [0, 0, 3]), math.sqrt(3) / 2, rel_tol=1e-15)
+    assert pearson([1, 2, 3], [6, 4, 2]) == -1.0
+    assert pearson([Fraction(1, 3), Fraction(2, 3), 1], [1, 2, 3]) == 1.0
+
+
+def test_kendall_by_hand():
+    # 1..4 against 1 3 2 4: 6 pairs, only (2, 3) is discordant: (5 - 1) / 6 = 2/3 in every variant.
+    for variant in "abc":
+        assert math.isclose(kendall_tau([1, 2, 3, 4], [1, 3, 2, 4], variant=variant), 2 / 3, rel_tol=1e-15)
+    # x = 1 1 2 3, y = 1 2 3 4: the pair of 1s is tied in x, the other 5 pairs concordant.
+    x, y = [1, 1, 2, 3], [1, 2, 3, 4]
+    assert pair_counts(x, y) == correlation.PairCounts(4, 5, 0, 1, 0, 0)
+    assert math.isclose(kendall_tau(x, y, variant="a"), 5 / 6, rel_tol=1e-15)  # 5 / 6 pairs
+    assert math.isclose(kendall_tau(x, y), math.sqrt(5 / 6), rel_tol=1e-15)  # 5 / sqrt(5 * 6)
+    assert math.isclose(kendall_tau(x, y, variant="c"), 15 / 16, rel_tol=1e-15)  # 2*5 / (16 * 2/3)
+    assert kendall_tau([1, 2, 3], [3, 2, 1]) == -1.0
+
+
+def test_pair_counts_with_ties_on_both_sides():
+    # pairs of (x, y): (1,1) (1,1) (2,2) (2,1): (0,1) tied in both; (2,3) tied in x; (0,3),(1,3) tied in y.
+    c = pair_counts([1, 1, 2, 2], [1, 1, 2, 1])
+    assert (c.concordant, c.discordant, c.ties_x, c.ties_y, c.ties_both) == (2, 0, 2, 3, 1)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Against numpy and the brute force, on real and random data
+# ---------------------------------------------------------------------------------------------------------
+def test_pearson_equals_numpy_on_wmt17_human_scores():
+    from evalkit.data import wmt17_human_scores
+
+    human = list(wmt17_human_scores().values())
+    lengths = [float(len(name)) for name in wmt17_human_scores()]  # any second variable will do
+    assert math.isclose(pearson(lengths, human), np.corrcoef(lengths, human)[0, 1], rel_tol=1e-12)
+
+
+_values = st.lists(st.integers(-6, 6), min_size=3, max_size=12)
+_floats = st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False)
+
+
+def _not_constant(values):
+    return len(set(values)) > 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_pearson_equals_numpy_corrcoef(data):
+    n = data.draw(st.integers(3, 20))
+    x = data.draw(st.lists(_floats, min_size=n, max_size=n))
+    y = data.draw(st.lists(_floats, min_size=n, max_size=n))
+    assume(np.std(x) > 1e-6 and np.std(y) > 1e-6)
+    assert math.isclose(pearson(x, y), np.corrcoef(x, y)[0, 1], rel_tol=1e-9, abs_tol=1e-9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_kendall_equals_brute_force_pair_count(data):
+    x = data.draw(_values)
+    y = data.draw(st.lists(st.integers(-6, 6), min_size=len(x), max_size=len(x)))
+    assume(_not_constant(x) and _not_constant(y))
+    for variant in "abc":
+        assert math.isclose(kendall_tau(x, y, variant=variant), float(brute_force_tau(x, y, variant)),
+                            rel_tol=1e-12, abs_tol=1e-15)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Properties
+# ---------------------------------------------------------------------------------------------------------
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_symmetric_and_in_range(data):
+    x = data.draw(_values)
+    y = data.draw(st.lists(st.integers(-6, 6), min_size=len(x), max_size=len(x)))
+    assume(_not_constant(x) and _not_constant(y))
+    assert math.isclose(pearson(x, y), pearson(y, x), rel_tol=1e-12, abs_tol=1e-15)
+    assert -1 <= pearson(x, y) <= 1
+    for variant in "abc":
+        assert kendall_tau(x, y, variant=variant) == kendall_tau(y, x, variant=variant)
+        assert -1 <= kendall_tau(x, y, variant=variant) <= 1
+    # reversing one side flips the sign
+    assert kendall_tau(x, [-v for v in y]) == -kendall_tau(x, y)
+    assert math.isclose(pearson(x, [-v for v in y]), -pearson(x, y), rel_tol=1e-12, abs_tol=1e-15)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_kendall_ignores_monotone_transforms_and_pearson_affine_ones(data):
+    x = data.draw(_values)
+    y = data.draw(st.lists(st.integers(-6, 6), min_size=len(x), max_size=len(x)))
+    assume(_not_constant(x) and _not_constant(y))
+    cube = [v**3 + 7 for v in x]  # strictly increasing on the integers: same order, different spacing
+    exp = [math.exp(v) for v in y]
+    for variant in "abc":
+        assert kendall_tau(cube, exp, variant=variant) == kendall_tau(x, y, variant=variant)
+    assert math.isclose(pearson([3 * v - 2 for v in x], [0.5 * v + 9 for v in y]), pearson(x, y),
+                        rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_identical_rankings_give_one():
+    x = [0.1, 0.5, 0.3, 0.9]
+    assert kendall_tau(x, [v * 100 for v in x]) == 1.0
+    assert pearson(x, x) == 1.0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "x, y, error, words",
+    [
+        ([1, 2, 3], [1, 2], ValueError, "x has 3 and y has 2"),
+        ([1, 2], [1, 2], ValueError, "at least 3 items"),
+        ([], [], ValueError, "at least 3 items"),
+        ([1, 1, 1], [1, 2, 3], ValueError, "x is constant"),
+        ([1, 2, 3], [5, 5, 5], ValueError, "y is constant"),
+        ([1, float("nan"), 3], [1, 2, 3], ValueError, "finite"),
+        ([1, 2, float("inf")], [1, 2, 3], ValueError, "finite"),
+        ("123", [1, 2, 3], TypeError, "list of numbers"),
+        ({"a": 1}, [1, 2, 3], TypeError, "list of numbers"),
+        (None, [1, 2, 3], TypeError, "list of numbers"),
+        ([1, "2", 3], [1, 2, 3], TypeError, "x[1] is a str"),
+        ([1, 2, 3], [True, False, True], TypeError, "y[0] is a bool"),
+    ],
+)
+def test_bad_input_is_explained(x, y, error, words):
+    for function in (pearson, kendall_tau, bootstrap_correlation):
+        with pytest.raises(error, match=words.replace("[", r"\[").replace("]", r"\]")):
+            function(x, y)
+
+
+def test_unknown_options():
+    with pytest.raises(ValueError, match="unknown variant 'd'"):
+        kendall_tau([1, 2, 3], [1, 2, 3], variant="d")
+    with pytest.raises(ValueError, match="unknown method 'spearman'"):
+        bootstrap_correlation([1, 2, 3], [1, 2, 3], method="spearman")
+    with pytest.raises(ValueError, match="unknown method"):
+        correlation.correlation([1, 2, 3], [1, 2, 3], "Pearson")
+    with pytest.raises(ValueError, match="confidence"):
+        bootstrap_correlation([1, 2, 3], [1, 2, 3], confidence=95)
+    with pytest.raises(TypeError, match="n_samples"):
+        bootstrap_correlation([1, 2, 3], [1, 2, 3], n_samples=10.0)
+    with pytest.raises(ValueError, match="seed"):
+        bootstrap_correlation([1, 2, 3], [1, 2, 3], seed=-1)
+    with pytest.raises(ValueError, match="x has 4 and y has 3"):
+        bootstrap_difference([1, 2, 3], [1, 2, 3, 4], [1, 2, 3])
+
+
+def test_numpy_arrays_and_numbers_are_accepted():
+    x, y = np.array([1.0, 2.0, 3.0, 4.0]), np.array([1, 3, 2, 4])
+    assert check_pairs(x, y)[1] == [1, 3, 2, 4]
+    assert math.isclose(pearson(x, y), 0.8, rel_tol=1e-15)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Bootstrap
+# ---------------------------------------------------------------------------------------------------------
+_X = [0.3, 1.2, 0.8, 2.5, 1.9, 3.1, 2.2, 0.1, 1.5, 2.8]
+_Y = [0.2, 0.9, 1.1, 2.0, 2.4, 2.7, 1.8, 0.5, 1.0, 3.0]
+
+
+def test_bootstrap_pearson_equals_a_numpy_recomputation():
+    result = bootstrap_correlation(_X, _Y, n_samples=500, seed=7)
+    draws = np.random.default_rng(7).integers(0, len(_X), size=(500, len(_X)))
+    x, y = np.array(_X)[draws], np.array(_Y)[draws]
+    estimates = [np.corrcoef(a, b)[0, 1] for a, b in zip(x, y)]
+    low, high = np.percentile(estimates, [2.5, 97.5])
+    assert math.isclose(result.value, np.corrcoef(_X, _Y)[0, 1], rel_tol=1e-12)
+    assert math.isclose(result.low, low, rel_tol=1e-9) and math.isclose(result.high, high, rel_tol=1e-9)
+    assert result.undefined == 0 and len(result.samples) == 500
+    assert float(result) == result.value and result.method == "pearson"
+
+
+def test_bootstrap_kendall_equals_a_brute_force_recomputation():
+    result = bootstrap_correlation(_X, _Y, method="kendall", n_samples=300, seed=3, confidence=0.9)
+    draws = np.random.default_rng(3).integers(0, len(_X), size=(300, len(_X)))
+    estimates = [float(brute_force_tau([_X[i] for i in row], [_Y[i] for i in row])) for row in draws.tolist()]
+    low, high = np.percentile(estimates, [5, 95])
+    assert math.isclose(result.low, low, rel_tol=1e-9) and math.isclose(result.high, high, rel_tol=1e-9)
+    assert math.isclose(result.value, float(brute_force_tau(_X, _Y)), rel_tol=1e-12)
+
+
+def test_bootstrap_is_seeded_and_repr_rounded():
+    a = bootstrap_correlation(_X, _Y, n_samples=200, seed=1)
+    assert a == bootstrap_correlation(_X, _Y, n_samples=200, seed=1)
+    assert a.samples != bootstrap_correlation(_X, _Y, n_samples=200, seed=2).samples
+    assert repr(a) == f"CorrelationInterval(pearson: {a.value:.4f} [{a.low:.4f}, {a.high:.4f}] at 95%, 200 resamples)"
+
+
+def test_bootstrap_leaves_out_undefined_resamples():
+    # With 3 items, 3 of the 27 possible draws repeat one item (constant): the correlation does not exist.
+    result = bootstrap_correlation([1, 2, 3], [1, 3, 2], n_samples=2000, seed=0)
+    assert result.undefined > 0 and len(result.samples) + result.undefined == 2000
+    draws = np.random.default_rng(0).integers(0, 3, size=(2000, 3))
+    # x and y take 3 different values each, so a resample is constant exactly when it repeats one item
+    constant = sum(len(set(row)) == 1 for row in draws.tolist())
+    assert 0.08 < constant / 2000 < 0.15  # 3 of the 27 equally likely draws
+    assert result.undefined == constant
+
+
+def test_bootstrap_difference():
+    other = [v + (0.4 if i % 3 == 0 else -0.2) for i, v in enumerate(_X)]
+    d = bootstrap_difference(_X, other, _Y, n_samples=400, seed=5)
+    assert math.isclose(d.value, pearson(_X, _Y) - pearson(other, _Y), rel_tol=1e-12)
+    draws = np.random.default_rng(5).integers(0, len(_X), size=(400, len(_X)))
+    estimates = [np.corrcoef(np.array(_X)[r], np.array(_Y)[r])[0, 1] - np.corrcoef(np.array(other)[r],
+                 np.array(_Y)[r])[0, 1] for r in draws]
+    low, high = np.percentile(estimates, [2.5, 97.5])
+    assert math.isclose(d.low, low, rel_tol=1e-9, abs_tol=1e-12) and math.isclose(d.high, high, rel_tol=1e-9)
+    same = bootstrap_difference(_X, _X, _Y, n_samples=50)
+    assert same.value == same.low == same.high == 0.0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The plot, the module's shape
+# ---------------------------------------------------------------------------------------------------------
+def test_plot_agreement_draws_each_item_labelled():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    metric, human = {"A": 1.0, "B": 2.0, "C": 4.0}, {"A": 0.1, "B": 0.0, "C": 0.5}
+    ax = plot_agreement(metric, human, metric_name="BLEU", human_name="DA z")
+    offsets = ax.collections[0].get_offsets().tolist()
+    assert offsets == [[1.0, 0.1], [2.0, 0.0], [4.0, 0.5]]
+    assert [t.get_text() for t in ax.texts] == ["A", "B", "C"]
+    r, tau = pearson([1, 2, 4], [0.1, 0, 0.5]), kendall_tau([1, 2, 4], [0.1, 0, 0.5])
+    assert ax.get_title() == f"BLEU against DA z: r = {r:.3f}, Kendall tau = {tau:.3f} (3 items)"
+    assert ax.get_xlabel() == "BLEU" and ax.get_ylabel() == "DA z"
+    plt.close("all")
+    with pytest.raises(ValueError, match="same items"):
+        plot_agreement({"A": 1.0, "B": 2, "C": 3}, {"A": 1.0, "B": 2, "D": 3})
+
+
+def test_import_is_light():
+    code = (
+        "import sys, evalkit.correlation; "
+        "print(sorted(m for m in ('numpy', 'pandas', 'matplotlib', 'scipy') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_doctests():
+    assert doctest.testmod(correlation).failed == 0
+
+
+
+def test_place_labels_avoids_overlaps():
+    # two points almost on top of each other: the upper one is labelled first, to the right; the lower
+    # one's label would cover it there, so it goes to the left
+    offsets = correlation.place_labels([(0.0, 0.0), (0.0, 0.1)], [50.0, 50.0], 10.0)
+    assert offsets == [(-4, 3), (4, 3)]
+    # a third point: right and left are taken at the same height, so it goes down a line
+    offsets = correlation.place_labels([(0.0, 0.0), (0.0, 0.1), (0.0, 0.2)], [50.0] * 3, 10.0)
+    assert offsets == [(4, -11), (-4, 3), (4, 3)]
+    assert correlation.place_labels([(0.0, 0.0), (500.0, 500.0)], [50.0, 50.0], 10.0) == [(4, 3), (4, 3)]
+
+
+def test_plot_agreement_labels_do_not_overlap_on_wmt17():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from evalkit.data import wmt17_human_scores
+
+    human = wmt17_human_scores()
+    # a metric with the crowded top-right cluster of lesson 13's BLEU plot
+    metric = {name: 26 + 0.2 * i if z > -0.01 else 15 + i for i, (name, z) in enumerate(human.items())}
+    ax = plot_agreement(metric, human)
+    renderer = ax.figure.canvas.get_renderer()
+    from matplotlib.text import Text
+
+    boxes = []
+    for t in ax.texts:
+        t.update_positions(renderer)
+        boxes.append(Text.get_window_extent(t, renderer))  # the text alone, not its leader line
+    assert len(boxes) == 16
+    assert not any(a.overlaps(b) for a, b in itertools.combinations(boxes, 2))
+    plt.close("all")

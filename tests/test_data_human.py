@@ -1,0 +1,85 @@
+"""The human-judgment data in data/human/: the loaders against the raw files, read here independently."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+import math
+from dataclasses import FrozenInstanceError
+
+import pytest
+
+from evalkit import data
+
+
+def test_wmt17_human_scores_cover_the_16_systems_by_their_file_names():
+    human = data.wmt17_human_scores()
+    assert len(human) == 16
+    assert list(human) == list(data.wmt17_systems())  # same names, same order
+    # the raw table, read with csv; each row matched to a system file by its submission id ("name.id")
+    with open(data.data_dir() / "human" / "wmt17-en-de-da-system.tsv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    files = [p.name[: -len(".de.gz")] for p in (data.data_dir() / "wmt17-en-de" / "systems").glob("*.de.gz")]
+    assert len(rows) == 16 and {r["language_pair"] for r in rows} == {"en-de"}
+    for row in rows:
+        name, submission = row["system"].rsplit(".", 1)
+        if submission == "0":  # the online systems share id 0: their names agree
+            match = [f for f in files if f == row["system"]]
+        else:
+            match = [f for f in files if f.endswith("." + submission)]
+        assert len(match) == 1, row
+        assert human[match[0].rsplit(".", 1)[0]] == float(row["human_z"])
+    assert "fbk-nmt-combination" not in human and "FBK" in human
+
+
+def _raw_realsumm():
+    with gzip.open(data.data_dir() / "human" / "realsumm-cnndm.json.gz", "rt", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def test_realsumm_counts_and_contents():
+    r = data.realsumm()
+    raw = _raw_realsumm()
+    assert len(r.doc_ids) == len(r.references) == 100
+    assert len(r.abstractive) == 14 and len(r.extractive) == 11
+    for kind, systems in (("abs", r.abstractive), ("ext", r.extractive)):
+        assert sorted(systems) == sorted(name[: -len(".txt")] for name in raw[kind][0]["systems"])
+        for name, system in systems.items():
+            assert system.name == name and system.kind == kind
+            assert len(system.summaries) == len(system.litepyramid) == 100
+            assert len(system.published) == 9
+            for i, doc in enumerate(raw[kind]):
+                entry = doc["systems"][name + ".txt"]
+                assert doc["doc_id"] == r.doc_ids[i] and doc["reference"] == r.references[i]
+                assert system.summaries[i] == entry["summary"]
+                assert system.litepyramid[i] == entry["litepyramid_recall"]
+                assert all(system.published[k][i] == v for k, v in entry["published"].items())
+            assert all(0 <= v <= 1 for v in system.litepyramid)
+
+
+def test_realsumm_is_frozen():
+    r = data.realsumm()
+    with pytest.raises(FrozenInstanceError):
+        r.references = ()
+    with pytest.raises(TypeError):
+        r.abstractive["x"] = None
+    with pytest.raises(TypeError):
+        r.abstractive["bart_out"].published["rouge_1_recall"] = ()
+
+
+def test_marked_sentences():
+    assert data.marked_sentences("<t> a b . </t>  <t> c d . </t>") == ["a b .", "c d ."]
+    assert data.marked_sentences("<t> a b . </t> <t> cut off") == ["a b .", "cut off"]
+    assert data.marked_sentences("no marks at all") == ["no marks at all"]
+    assert data.marked_sentences("") == []
+    with pytest.raises(TypeError, match="expected a string"):
+        data.marked_sentences(["<t> a </t>"])
+    r = data.realsumm()
+    texts = list(r.references) + [s for sy in (*r.abstractive.values(), *r.extractive.values()) for s in sy.summaries]
+    for text in texts:
+        sentences = data.marked_sentences(text)
+        assert sentences and not any("<t>" in s or "</t>" in s for s in sentences)
+        # nothing but the marks and the spaces around them is lost
+        assert " ".join(text.replace("<t>", " ").replace("</t>", " ").split()) == " ".join(" ".join(sentences).split())
+

@@ -1,0 +1,315 @@
+"""evalkit.significance: hand-checkable cases, a naive re-implementation, properties, the registry, bad input."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics.bleu import BLEU
+from sacrebleu.significance import PairedTest
+
+from evalkit import significance as sig
+from evalkit.bleu import BLEUStats, corpus_bleu, score_stats, segment_stats
+from evalkit.significance import (
+    MetricAdapter,
+    PairedResult,
+    confidence_interval,
+    p_value,
+    paired_approximate_randomization,
+    paired_bootstrap,
+    register_metric,
+)
+
+# The doctest's toy corpus, and a slightly bigger one (an odd number of segments: the coin flips of a
+# chunk do not fill whole 32-bit words).
+REFS = [["a b c d"], ["e f g h"], ["i j k l"]]
+BASE = ["a b c d", "e f g x", "i j k l"]
+SYS = {"B": ["a b c d", "e f g h", "i j x l"]}
+TOY_REFS = [[f"w{i} x{i} y z{i % 3} v"] for i in range(7)]
+TOY_BASE = [f"w{i} x{i} y z{i % 2} v" for i in range(7)]
+TOY_SYS = {
+    "A": [f"w{i} x{i} q z{i % 3} v" for i in range(7)],
+    "B": [f"w{i} x y z{i % 3} v" if i % 2 else f"w{i} x{i} y z{i % 3} v" for i in range(7)],
+}
+
+
+# ------------------------------------------------------------------------------------------ formulas
+def test_p_value_by_hand():
+    stats = [0.1, 0.5, 0.2, 0.7, 0.5]
+    assert p_value(stats, 0.5) == (1 + 1) / (5 + 1)  # only 0.7 is above 0.5
+    assert p_value(stats, 0.5, rule="moses") == 3 / 5  # 0.5, 0.7, 0.5 are at or above
+    assert p_value(stats, 1.0) == 1 / 6  # never 0 under sacreBLEU's rule
+    assert p_value(stats, 1.0, rule="moses") == 0.0
+
+
+def test_confidence_interval_by_hand():
+    scores = list(range(100, 0, -1))  # 100 scores: 2.5% from each end is rank 2 and rank 97
+    mean, half = confidence_interval(scores)
+    assert mean == 50.5
+    assert half == (98 - 3) / 2
+    assert confidence_interval([0.3]) == (0.3, 0.0)
+
+
+@pytest.mark.parametrize("bad", [[], [[1, 2]]])
+def test_formulas_refuse_empty_or_nested_input(bad):
+    with pytest.raises(ValueError):
+        p_value(bad, 0.1)
+    with pytest.raises(ValueError):
+        confidence_interval(bad)
+
+
+def test_result_is_frozen_with_a_rounded_repr():
+    r = PairedResult(0.123456789, 0.04, 0.1234, 0.00612)
+    assert repr(r) == "PairedResult(score=0.1235, p_value=0.0400, mean=0.1234, ci=0.0061)"
+    assert float(r) == 0.123456789
+    assert r.interval == (0.1234 - 0.00612, 0.1234 + 0.00612)
+    assert PairedResult(0.5).interval is None
+    with pytest.raises(AttributeError):
+        r.score = 1.0  # type: ignore[misc]
+
+
+# ------------------------------------------------------------------------------------------ naive version
+def _naive_bootstrap(baseline, systems, references, n, seed, **options):
+    """The bootstrap written the slow, obvious way: one big draw, each resample's statistics summed with
+    sum() over BLEUStats and scored with score_stats."""
+    tok = options.pop("tokenize", "none")
+    stats = [segment_stats(h, references, tokenize=tok) for h in [baseline, *systems.values()]]
+    idx = np.random.default_rng(seed).choice(len(baseline), size=(n, len(baseline)), replace=True)
+    scores = np.array([[score_stats(sum(s[i] for i in row), **options).score for s in stats] for row in idx])
+    real = [score_stats(sum(s), **options).score for s in stats]
+    out = {"baseline": (real[0], None, *confidence_interval(scores[:, 0]))}
+    for j, name in enumerate(systems, start=1):
+        d = np.abs(scores[:, j] - scores[:, 0])
+        c = int(np.sum(d - d.mean() > abs(real[j] - real[0])))
+        out[name] = (real[j], (c + 1) / (n + 1), *confidence_interval(scores[:, j]))
+    return out
+
+
+def _naive_ar(baseline, systems, references, n, seed, **options):
+    tok = options.pop("tokenize", "none")
+    base = segment_stats(baseline, references, tokenize=tok)
+    heads = np.random.default_rng(seed).integers(2, size=(n, len(baseline)), dtype=bool)
+    out = {"baseline": (score_stats(sum(base), **options).score, None, None, None)}
+    for name, hyps in systems.items():
+        other = segment_stats(hyps, references, tokenize=tok)
+        real = abs(score_stats(sum(other), **options).score - score_stats(sum(base), **options).score)
+        c = 0
+        for row in heads:
+            a = sum(b if h else o for h, b, o in zip(row, base, other))
+            b_ = sum(o if h else b for h, b, o in zip(row, base, other))
+            c += abs(score_stats(a, **options).score - score_stats(b_, **options).score) > real
+        out[name] = (score_stats(sum(other), **options).score, (c + 1) / (n + 1), None, None)
+    return out
+
+
+def _assert_close(ours, naive):
+    assert list(ours) == list(naive)
+    for name, (score, p, mean, ci) in naive.items():
+        r = ours[name]
+        assert math.isclose(r.score, score, rel_tol=1e-12, abs_tol=1e-15)
+        assert r.p_value == p
+        for a, b in ((r.mean, mean), (r.ci, ci)):
+            assert (a is None and b is None) or math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize("smoothing", ["exp", "floor", "add-k", "none", "method3"])
+def test_bootstrap_equals_the_naive_loop(fast, smoothing):
+    opts = dict(smoothing=smoothing)
+    ours = paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=150, seed=7, fast=fast, **opts)
+    _assert_close(ours, _naive_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, 150, 7, **opts))
+
+
+@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize("smoothing", ["exp", "floor", "method1"])
+def test_ar_equals_the_naive_loop(fast, smoothing):
+    ours = paired_approximate_randomization(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=300, seed=3, fast=fast,
+                                            smoothing=smoothing)
+    _assert_close(ours, _naive_ar(TOY_BASE, TOY_SYS, TOY_REFS, 300, 3, smoothing=smoothing))
+
+
+@pytest.mark.parametrize("chunk", [32, 64, 1024])
+def test_chunking_does_not_change_any_draw(chunk, monkeypatch):
+    ref_bs = paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=333, smoothing="exp")
+    ref_ar = paired_approximate_randomization(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=333, confidence_samples=99,
+                                              smoothing="exp")
+    monkeypatch.setattr(sig, "SAMPLES_PER_CHUNK", chunk)
+    assert paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=333, smoothing="exp") == ref_bs
+    assert paired_approximate_randomization(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=333, confidence_samples=99,
+                                            smoothing="exp") == ref_ar
+
+
+def test_doctest_toy_equals_sacrebleu():
+    """The docstring examples' numbers, from sacreBLEU's PairedTest on the same three segments."""
+    named = [("baseline", BASE), ("B", SYS["B"])]
+    metric = {"BLEU": BLEU(tokenize="none", smooth_method="floor")}
+    saved = os.environ.pop("SACREBLEU_SEED", None)
+    try:
+        bs = PairedTest(named, metric, [[r[0] for r in REFS]], test_type="bs", n_samples=100)()[1]["BLEU"]
+        ar = PairedTest(named, metric, [[r[0] for r in REFS]], test_type="ar")()[1]["BLEU"]
+    finally:
+        if saved is not None:
+            os.environ["SACREBLEU_SEED"] = saved
+    ours_bs = paired_bootstrap(BASE, SYS, REFS, n_samples=100, smoothing="floor", sacrebleu_float32=True)
+    ours_ar = paired_approximate_randomization(BASE, SYS, REFS, smoothing="floor")
+    assert ours_bs["B"].p_value == bs[1].p_value
+    assert ours_ar["B"].p_value == ar[1].p_value
+    for ours, theirs in zip(ours_bs.values(), bs):
+        assert abs(ours.mean * 100 - theirs.mean) < 1e-9 and abs(ours.ci * 100 - theirs.ci) < 1e-9
+    assert repr(paired_bootstrap(BASE, SYS, REFS, n_samples=100, smoothing="floor")["B"]) == (
+        f"PairedResult(score={bs[1].score / 100:.4f}, p_value={bs[1].p_value:.4f}, "
+        f"mean={bs[1].mean / 100:.4f}, ci={bs[1].ci / 100:.4f})"
+    )
+
+
+# ------------------------------------------------------------------------------------------ properties
+def test_a_system_against_itself():
+    """No difference at all: every resampled difference ties the real one (0).  Moses' >= counts every
+    tie (p = 1); sacreBLEU's > counts none, so its p-value is the smallest possible, 1 / (n + 1)."""
+    same = {"copy": list(TOY_BASE)}
+    for test in (paired_bootstrap, paired_approximate_randomization):
+        assert test(TOY_BASE, same, TOY_REFS, n_samples=200)["copy"].p_value == 1 / 201
+        assert test(TOY_BASE, same, TOY_REFS, n_samples=200, p_value_rule="moses")["copy"].p_value == 1.0
+
+
+def test_same_draws_for_every_system_and_order_independence():
+    both = paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=200, smoothing="exp")
+    flipped = paired_bootstrap(TOY_BASE, dict(reversed(TOY_SYS.items())), TOY_REFS, n_samples=200, smoothing="exp")
+    alone = paired_bootstrap(TOY_BASE, {"A": TOY_SYS["A"]}, TOY_REFS, n_samples=200, smoothing="exp")
+    assert both["A"] == flipped["A"] == alone["A"]
+    assert both["baseline"] == alone["baseline"]
+
+
+def test_unseeded_only_when_asked_and_still_well_formed():
+    a = paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=50, seed=None, smoothing="exp")
+    for r in a.values():
+        assert 0 <= r.score <= 1 and 0 <= r.mean <= 1 and r.ci >= 0
+    assert all(0 < a[n].p_value <= 1 for n in TOY_SYS)
+    seeded = paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=50, smoothing="exp")
+    assert seeded == paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=50, seed=12345, smoothing="exp")
+
+
+def test_token_lists_and_several_references():
+    refs = [[r[0], r[0].replace("y", "t")] for r in TOY_REFS]
+    split = paired_bootstrap([h.split() for h in TOY_BASE], {n: [h.split() for h in hs] for n, hs in TOY_SYS.items()},
+                             [[r.split() for r in rs] for rs in refs], n_samples=80, smoothing="exp")
+    text = paired_bootstrap(TOY_BASE, TOY_SYS, refs, n_samples=80, smoothing="exp")
+    assert split == text
+    assert text["A"].score == pytest.approx(corpus_bleu(TOY_SYS["A"], refs, smoothing="exp").score, abs=1e-15)
+
+
+def test_fast_statistics_equal_segment_stats_on_wmt17(wmt17):
+    reference, systems = wmt17
+    refs = [[r] for r in reference]
+    names = ["LIUM-NMT", "online-B", "PROMT-Rule-based"]
+    for opts in (dict(tokenize="13a"), dict(tokenize="intl", lowercase=True)):
+        fast = sig.METRICS["bleu"].statistics([systems[n] for n in names], refs, opts, True)
+        slow = sig.METRICS["bleu"].statistics([systems[n] for n in names], refs, opts, False)
+        for a, b in zip(fast, slow):
+            assert np.array_equal(a, b)
+
+
+row_strategy = st.lists(st.integers(0, 40), min_size=15, max_size=15)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rows=st.lists(row_strategy, min_size=1, max_size=6),
+    smoothing=st.sampled_from(["none", "floor", "add-k", "exp"]),
+    effective_order=st.booleans(),
+    ref_length=st.sampled_from(["closest", "shortest"]),
+    weights=st.sampled_from([(0.25,) * 4, (0.5, 0.5), (0.1, 0.2, 0.3, 0.4), (1, 0, 0, 1)]),
+)
+def test_vectorized_bleu_scores_equal_score_stats(rows, smoothing, effective_order, ref_length, weights):
+    """The numpy scorer used for the resamples against the readable bleu.score_stats, row by row."""
+    arr = np.array(rows, dtype=np.int64)
+    arr[:, 7:11] = np.maximum(arr[:, 7:11], arr[:, 3:7])  # totals >= matches, as counted statistics are
+    opts = dict(smoothing=smoothing, effective_order=effective_order, ref_length=ref_length, weights=weights)
+    fast = sig.METRICS["bleu"].score_rows(arr, opts, False)
+    for row, value in zip(arr, fast):
+        assert math.isclose(value, score_stats(sig.bleu_stats_from_row(row), **opts).score, rel_tol=1e-12,
+                            abs_tol=1e-15)
+
+
+def test_row_round_trip():
+    s = BLEUStats(hyp_len=9, closest_ref_len=8, shortest_ref_len=7, matches=(5, 3, 1, 0), totals=(9, 8, 7, 6),
+                  empty=(0, 0, 0, 0))
+    assert sig.bleu_stats_from_row(sig.bleu_row(s)) == s
+
+
+# ------------------------------------------------------------------------------------------ the registry
+def test_another_metric_plugs_in_with_a_few_lines():
+    """A toy metric, word accuracy (matching positions / reference words), registered and tested: the
+    bootstrap's numbers equal a direct computation from the same draws."""
+
+    def statistics(corpora, references, options, fast):
+        def row(h, refs):
+            h, r = h.split(), refs[0].split()
+            return [sum(a == b for a, b in zip(h, r)), len(r)]
+
+        return [np.array([row(h, refs) for h, refs in zip(c, references)], dtype=np.int64) for c in corpora]
+
+    register_metric(MetricAdapter("word-accuracy", frozenset(), statistics, lambda row, o: row[0] / row[1]))
+    try:
+        out = paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, metric="word-accuracy", n_samples=100, seed=5)
+        base, a = statistics([TOY_BASE, TOY_SYS["A"]], TOY_REFS, {}, True)
+        idx = np.random.default_rng(5).choice(7, size=(100, 7))
+        sa = np.array([a[i].sum(0)[0] / a[i].sum(0)[1] for i in idx])
+        sb = np.array([base[i].sum(0)[0] / base[i].sum(0)[1] for i in idx])
+        d = np.abs(sa - sb)
+        real = abs(a.sum(0)[0] / a.sum(0)[1] - base.sum(0)[0] / base.sum(0)[1])
+        assert out["A"].p_value == (np.sum(d - d.mean() > real) + 1) / 101
+        assert out["A"].mean == pytest.approx(sa.mean(), abs=1e-15)
+        with pytest.raises(TypeError, match="unknown option"):
+            paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, metric="word-accuracy", tokenize="13a")
+    finally:
+        sig.METRICS.pop("word-accuracy")
+    with pytest.raises(TypeError):
+        register_metric("bleu")  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------------------ bad input
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (dict(systems={"B": ["a b"]}), ValueError, "lengths differ"),
+        (dict(baseline=["a b c d"], systems={"B": ["a b c d"]}, references=[["a b c d"]]), ValueError, "at least 2"),
+        (dict(n_samples=0), ValueError, "n_samples"),
+        (dict(n_samples=2.5), TypeError, "n_samples"),
+        (dict(metric="meteor"), ValueError, "unknown metric"),
+        (dict(tokenise="13a"), TypeError, "unknown option"),
+        (dict(systems={"baseline": ["a", "b", "c"]}), ValueError, "baseline's name"),
+        (dict(systems={}), ValueError, "systems is empty"),
+        (dict(systems=[["a", "b", "c"]]), TypeError, "dict"),
+        (dict(systems={1: ["a", "b", "c"]}), TypeError, "names must be strings"),
+        (dict(seed="12345"), TypeError, "seed"),
+        (dict(seed=-1), TypeError, "seed"),
+        (dict(p_value_rule="koehn"), ValueError, "p_value_rule"),
+        (dict(smoothing="laplace"), ValueError, "smoothing"),
+        (dict(tokenize="moses"), ValueError, "tokenize"),
+        (dict(weights="abc"), TypeError, "weights"),
+        (dict(smoothing="exp", smooth_value=0.1), ValueError, "smooth_value"),
+        (dict(baseline="a b c"), TypeError, "baseline"),
+        (dict(references=["a b c d", "e f g h", "i j k l"]), TypeError, "single string"),
+        (dict(systems={"B": ["a", None, "c"]}), TypeError, r"systems\[.B.\]\[1\] is None"),
+        (dict(smoothing="method3", sacrebleu_float32=True), ValueError, "sacrebleu_float32"),
+        (dict(fast=False, sacrebleu_float32=True), ValueError, "sacrebleu_float32"),
+    ],
+)
+@pytest.mark.parametrize("test", [paired_bootstrap, paired_approximate_randomization])
+def test_bad_input_is_refused_clearly(test, kwargs, exc, match):
+    args = dict(baseline=BASE, systems=SYS, references=REFS)
+    args.update(kwargs)
+    with pytest.raises(exc, match=match):
+        test(args.pop("baseline"), args.pop("systems"), args.pop("references"), n_samples=args.pop("n_samples", 10),
+             **args)
+
+
+@pytest.mark.parametrize("bad", [-1, 2.0, True])
+def test_confidence_samples_must_be_a_count(bad):
+    with pytest.raises(ValueError, match="confidence_samples"):
+        paired_approximate_randomization(BASE, SYS, REFS, n_samples=10, confidence_samples=bad)
