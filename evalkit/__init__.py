@@ -17,8 +17,8 @@ Where things live (hypothesis first, references second, everywhere; a tokenizer 
 ``bleu``            BLEU: statistics, smoothing, sentence and corpus scores
 ``gleu``            GLEU for grammatical error correction, and ``python -m evalkit.gleu``
 ``google_bleu``     Google's GLEU (Wu et al. 2016), a different metric with the same name
-``chrf``            chrF and chrF++ (Popović 2015, 2017)
-``ter``             TER with TERCOM's greedy shift search (Snover et al. 2006)
+``chrf``            chrF and chrF++ (Popović 2015, 2017); ``chrf_fast``: its whole-corpus counting
+``ter``             TER with TERCOM's greedy shift search (Snover et al. 2006); ``ter_fast``: a faster search
 ``significance``    paired bootstrap and approximate randomization (Koehn 2004; Riezler & Maxwell 2005)
 ``correlation``     Pearson and Kendall correlation with human scores, with bootstrap intervals
 ``rouge``           ROUGE of one hypothesis: N, L, Lsum, W, S, SU, and the multi-reference rules

@@ -444,8 +444,8 @@ def segment_stats(
 
 
 def _fast_counts(hypotheses, references, settings):
-    """The per-segment count table of :func:`evalkit.fast.chrf_segment_counts` (None: count the readable way)."""
-    from .fast import chrf_segment_counts  # the second implementation; tests prove it equal
+    """The per-segment count table of :func:`evalkit.chrf_fast.chrf_segment_counts` (None: count the readable way)."""
+    from .chrf_fast import chrf_segment_counts  # the second implementation; tests prove it equal
 
     hyp_texts, ref_texts = _validated_texts(hypotheses, references)
     beta, eps_smoothing = settings["beta"], settings["eps_smoothing"]

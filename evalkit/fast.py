@@ -12,9 +12,10 @@ What is here computes the same things with a few ideas (lessons 09 and 10 explai
    whole corpus is matched at once with sorted numpy arrays (:class:`ReferenceIndex`).
 
 Nothing here knows a metric: this module imports no metric module.  Each metric module owns its ``fast=``
-switch and assembles its statistics from these engines.  Sections: a cache bounded by memory; cached
-tokenizers; n-gram counts; integer n-gram index; text profiles (tokens and what is derived from them);
-bit-parallel LCS; packed sums; bootstrap draws in chunks; the caches (:func:`cache_info`,
+switch and assembles its statistics from these engines (what only one metric uses lives beside it:
+``chrf_fast.py``, ``ter_fast.py``).  Sections: a cache bounded by memory; cached tokenizers; n-gram counts;
+integer n-gram index; text profiles (tokens and what is derived from them); bit-parallel LCS; packed sums;
+bootstrap draws in chunks; packed n-gram keys (chrF's characters); the caches (:func:`cache_info`,
 :func:`clear_caches`, also reachable as ``evalkit.cache_info()`` and ``evalkit.clear_caches()``).
 """
 
@@ -280,7 +281,7 @@ class ReferenceIndex:
         self.kmax = int(max(len(refs) for refs in ref_tokens))
         flat = [t for r in rows for t in r]
         self.vocab = {t: i for i, t in enumerate(dict.fromkeys(flat))}
-        self.lookup = _IdsOrMinusOne(self.vocab)  # a hypothesis token no reference has gets -1
+        self.lookup = IdsOrMinusOne(self.vocab)  # a hypothesis token no reference has gets -1
         self.size = max(len(self.vocab), 1)
         ids = np.fromiter(map(self.vocab.__getitem__, flat), dtype=np.int64, count=len(flat))
         seg, rem, owner = _positions([len(r) for r in rows])
@@ -338,7 +339,7 @@ class ReferenceIndex:
         return out
 
 
-class _IdsOrMinusOne(dict):
+class IdsOrMinusOne(dict):
     """A token -> id dict that answers -1 for an unknown token (looked up in C for known ones)."""
 
     def __missing__(self, key):
@@ -637,54 +638,7 @@ def uniform_draws_in_chunks(rng, high: int, shape: tuple[int, int], max_elements
 
 
 # --------------------------------------------------------------------------------------------------------
-# The caches
-# --------------------------------------------------------------------------------------------------------
-# Every cache of evalkit, by name.  Those of evalkit.tokenize are functools.lru_cache, bounded by entries
-# and by the length of the texts they keep (see tokenize.cache_short_texts); every other one is a
-# BoundedCache, bounded by an approximate byte budget.
-def _entry_bytes_bound(fn) -> int:
-    """Most bytes one entry of a tokenize.py cache can hold: the key text, the lru_cache's bookkeeping,
-    and the token tuple; each token takes at least 3 characters of text ("ab ") and ~60 bytes (a 1-character
-    token is a shared object: 8 bytes in the tuple), so about 21 bytes per character of text."""
-    return 200 + 21 * fn.longest
-
-
-def bounded_caches() -> dict[str, BoundedCache]:
-    """The caches bounded by bytes, by name (each has a ``budget`` attribute one may change)."""
-    caches = {cache.name: cache for cache in list(_TOKEN_CACHES.values())}
-    for cache in (_REFERENCE_COUNTS, _PROFILES, _REFERENCE_INDEXES):
-        caches[cache.name] = cache
-    return caches
-
-
-def cache_info(memory: bool = False) -> dict:
-    """How many entries each cache holds, by name (``"reference indexes"``: whole-corpus integer tables);
-    with ``memory=True`` a :class:`CacheInfo` per cache: entries, approximate bytes, budget (for the
-    tokenizer caches of :mod:`evalkit.tokenize`, which count entries, bytes are not tracked and the budget
-    is the most they can hold).
-
-    >>> clear_caches(); cache_info()["text profiles"]
-    0
-    >>> cache_info(memory=True)["text profiles"].nbytes
-    0
-    """
-    info = {}
-    for name, fn in cached_functions().items():
-        params = fn.cache_parameters()
-        info[f"tokenize {name}"] = CacheInfo(fn.cache_info().currsize, None, params["maxsize"] * _entry_bytes_bound(fn))
-    info.update({name: cache.info() for name, cache in bounded_caches().items()})
-    return info if memory else {name: entry.entries for name, entry in info.items()}
-
-
-def clear_caches() -> None:
-    """Forget every cached tokenization, count, profile and index (a cold start, as a new process has)."""
-    for fn in cached_functions().values():
-        fn.cache_clear()
-    for cache in bounded_caches().values():
-        cache.clear()
-
-# --------------------------------------------------------------------------------------------------------
-# chrF: character and word n-grams packed into integers, matched per (segment, reference) row
+# Packed n-gram keys: n-grams of small-alphabet units as one int64 each, matched per row
 # --------------------------------------------------------------------------------------------------------
 # A text is a row of units (characters, or word ids).  The references' distinct units get dense ids
 # 0..A-1 ("the alphabet"), b = bits(A) bits each, so an n-gram of up to N units packs exactly into n * b
@@ -796,7 +750,7 @@ class PackedNgramIndex:
         return out
 
 
-def _code_points(texts):
+def code_points(texts):
     """All characters of the texts, concatenated, as an int64 array of code points, and the lengths."""
     import numpy as np
 
@@ -805,356 +759,60 @@ def _code_points(texts):
     return points, np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
 
 
-_CHRF_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-
-
-def split_punctuation_fast(text: str) -> list[str]:
-    """The same words as :func:`evalkit.chrf.split_punctuation` (tuples extended in place, fewer lookups)."""
-    words = []
-    punctuation = _CHRF_PUNCTUATION
-    for word in text.split():
-        if len(word) > 1:
-            if word[-1] in punctuation:
-                words += (word[:-1], word[-1])
-                continue
-            if word[0] in punctuation:
-                words += (word[0], word[1:])
-                continue
-        words.append(word)
-    return words
-
-
-def _word_units(texts, lookup):
-    """Word ids (``lookup``'s; -1 for a word it lacks) of the concatenated texts' chrF++ words, and the
-    number of words of each text."""
-    import numpy as np
-    from itertools import chain
-
-    rows = list(map(split_punctuation_fast, texts))
-    flat = list(chain.from_iterable(rows))
-    return (np.fromiter(map(lookup.__getitem__, flat), dtype=np.int64, count=len(flat)),
-            np.fromiter(map(len, rows), dtype=np.int64, count=len(rows)))
-
-
-class _ChrfReferences:
-    """The reference side of chrF for a corpus: one row per (segment, reference)."""
-
-    def __init__(self, ref_texts, char_order, word_order, lowercase, whitespace):
-        import numpy as np
-        from itertools import chain
-
-        self.row_segment = np.repeat(np.arange(len(ref_texts)), [len(refs) for refs in ref_texts])
-        rows = [t.lower() if lowercase else t for refs in ref_texts for t in refs]
-        self.nrefs = [len(refs) for refs in ref_texts]
-        chars = rows if whitespace else ["".join(t.split()) for t in rows]
-        points, self.char_lengths = _code_points(chars)
-        self.chars = PackedNgramIndex(points, self.char_lengths, char_order) if char_order else None
-        self.words = None
-        if word_order:
-            words = chain.from_iterable(map(split_punctuation_fast, rows))
-            self.lookup = _IdsOrMinusOne((w, i) for i, w in enumerate(dict.fromkeys(words)))
-            ids, self.word_lengths = _word_units(rows, self.lookup)
-            self.words = PackedNgramIndex(ids, self.word_lengths, word_order)
-        self.fits = all(ix is None or ix.fits for ix in (self.chars, self.words))
-
-
-_CHRF_REFERENCES: dict = {}
-_CHRF_REFERENCES_LOCK = threading.Lock()
-
-
-def _chrf_references(ref_texts, *settings) -> _ChrfReferences:
-    """The cached reference side (the four most recently used corpora and settings; thread-safe)."""
-    key = (tuple(ref_texts), *settings)
-    with _CHRF_REFERENCES_LOCK:
-        found = _CHRF_REFERENCES.pop(key, None)
-        if found is not None:
-            _CHRF_REFERENCES[key] = found  # re-inserted last: the least recently used goes first
-            return found
-    found = _ChrfReferences(ref_texts, *settings)  # built outside the lock; a race only builds it twice
-    with _CHRF_REFERENCES_LOCK:
-        while len(_CHRF_REFERENCES) >= 4:
-            _CHRF_REFERENCES.pop(next(iter(_CHRF_REFERENCES)))
-        _CHRF_REFERENCES[key] = found
-    return found
-
-
-def chrf_segment_counts(hyp_texts, ref_texts, char_order, word_order, lowercase, whitespace, scorer):
-    """The chrF counts of every segment as an int array [order, (hyp, ref, matches), segment]: the same
-    numbers as the readable ``segment_stats``.  ``ref_texts[i]`` is a tuple of reference strings;
-    ``scorer(hyp, ref, matches)`` ranks the references of a segment (the best one's counts are kept; the
-    first on a tie).  None when the packed keys would not fit in 63 bits."""
-    import numpy as np
-
-    refs = _chrf_references(ref_texts, char_order, word_order, lowercase, whitespace)
-    if not refs.fits:
-        return None
-    seg = refs.row_segment
-    hyps = [t.lower() if lowercase else t for t in hyp_texts]
-    rows = hyps if len(seg) == len(hyps) else [hyps[s] for s in seg.tolist()]
-    per_order = []  # (hyp, ref, matches) arrays per order, one value per row
-    if char_order:
-        chars = rows if whitespace else ["".join(t.split()) for t in rows]
-        points, lengths = _code_points(chars)
-        matched = refs.chars.matches(points, lengths)
-        for n in range(1, char_order + 1):
-            ref_n = np.maximum(refs.char_lengths - n + 1, 0)
-            hyp_n = np.where(ref_n > 0, np.maximum(lengths - n + 1, 0), 0)
-            per_order.append((hyp_n, ref_n, matched[n - 1]))
-    if word_order:
-        ids, lengths = _word_units(rows, refs.lookup)
-        matched = refs.words.matches(ids, lengths)
-        for n in range(1, word_order + 1):
-            ref_n = np.maximum(refs.word_lengths - n + 1, 0)
-            hyp_n = np.where(ref_n > 0, np.maximum(lengths - n + 1, 0), 0)
-            per_order.append((hyp_n, ref_n, matched[n - 1]))
-    table = np.stack([np.stack(triple) for triple in per_order])  # order x (hyp, ref, matches) x row
-    if len(seg) == len(hyps):  # one reference per segment: nothing to choose
-        return table
-    else:
-        chosen = []
-        start = 0
-        for k in refs.nrefs:
-            best, best_score = start, -1.0
-            for r in range(start, start + k):
-                h, rf, m = (table[:, i, r].tolist() for i in range(3))
-                score = scorer(h, rf, m)
-                if score > best_score:
-                    best, best_score = r, score
-            chosen.append(best)
-            start += k
-        return table[:, :, chosen]
-
-
 # --------------------------------------------------------------------------------------------------------
-# TER: the greedy shift search with integer words and reused table rows
+# The caches
 # --------------------------------------------------------------------------------------------------------
-# The readable search (evalkit/ter.py) fills a whole edit-distance table for every candidate shift.  Here:
-# 1. Words become integer ids (a hypothesis word no reference has is -1: it never matches).
-# 2. Each round fills the table of the current hypothesis twice: forwards (prefix to cell; the backtrace
-#    reads the operations back from the costs) and backwards (cell to end); after a shift, only the rows
-#    that depend on moved words are filled again.  A candidate shift changes only the words
-#    in [lo, hi); its edit distance is then the forward rows lo+1..hi of the shifted words, started from
-#    the current forward row lo, joined with the current backward row hi: min_j F[hi][j] + B[hi][j].
-#    This is exact because both tables use the same cells (the beam depends only on the row index and
-#    the two lengths, which a shift does not change).
-# 3. Candidate blocks are found through an index of reference positions by word.
-
-_TER_INF = 10**16
-_TER_MATCH, _TER_SUB, _TER_INS, _TER_DEL = 0, 1, 2, 3
-TER_BEAM_WIDTH, TER_MAX_SHIFT_SIZE, TER_MAX_SHIFT_DISTANCE, TER_MAX_CANDIDATES = 25, 10, 50, 1000
+# Every cache of evalkit, by name.  Those of evalkit.tokenize are functools.lru_cache, bounded by entries
+# and by the length of the texts they keep (see tokenize.cache_short_texts); every other one is a
+# BoundedCache, bounded by an approximate byte budget.
+def _entry_bytes_bound(fn) -> int:
+    """Most bytes one entry of a tokenize.py cache can hold: the key text, the lru_cache's bookkeeping,
+    and the token tuple; each token takes at least 3 characters of text ("ab ") and ~60 bytes (a 1-character
+    token is a shared object: 8 bytes in the tuple), so about 21 bytes per character of text."""
+    return 200 + 21 * fn.longest
 
 
-def _ter_beam(n: int, m: int) -> list[tuple[int, int]]:
-    """(low, high) of the cells filled in each row 0..n (see evalkit.ter.beam_bounds)."""
-    import math
-
-    ratio = m / n if n else 1
-    width = math.ceil(ratio / 2 + TER_BEAM_WIDTH) if TER_BEAM_WIDTH < ratio / 2 else TER_BEAM_WIDTH
-    bounds = [(0, m + 1)]
-    for i in range(1, n + 1):
-        diagonal = math.floor(i * ratio)
-        bounds.append((max(0, diagonal - width), m + 1 if i == n else min(m + 1, diagonal + width)))
-    return bounds
+def bounded_caches() -> dict[str, BoundedCache]:
+    """The caches bounded by bytes, by name (each has a ``budget`` attribute one may change)."""
+    caches = {cache.name: cache for cache in list(_TOKEN_CACHES.values())}
+    for cache in (_REFERENCE_COUNTS, _PROFILES, _REFERENCE_INDEXES, *_REGISTERED):
+        caches[cache.name] = cache
+    return caches
 
 
-def _ter_next_row(prev, x, ref, low: int, high: int):
-    """Row i of the forward table from row i-1 (``prev``) and hypothesis word i (``x``): costs only."""
-    row = [_TER_INF] * (len(ref) + 1)
-    j = low
-    if j == 0:
-        row[0] = prev[0] + 1
-        j = 1
-    left = row[j - 1]
-    for j in range(j, high):
-        v = prev[j - 1] if ref[j - 1] == x else prev[j - 1] + 1
-        d = prev[j] + 1
-        if d < v:
-            v = d
-        if left < v - 1:
-            v = left + 1
-        row[j] = left = v
-    return row
+_REGISTERED: list[BoundedCache] = []  # caches that metric-specific engines keep (chrf_fast.py, ...)
 
 
-def _ter_forward(words, ref, beam, rows=None, first: int = 1):
-    """All forward cost rows of ``words``.  Given the rows of a hypothesis that agrees with ``words``
-    before position first-1, only rows first..n are filled again (row i depends on the words before i)."""
-    rows = [list(range(len(ref) + 1))] if rows is None else rows[:first]
-    for i in range(len(rows), len(words) + 1):
-        rows.append(_ter_next_row(rows[i - 1], words[i - 1], ref, *beam[i]))
-    return rows
+def register_cache(cache: BoundedCache) -> BoundedCache:
+    """Count a cache kept elsewhere in :func:`cache_info` and empty it in :func:`clear_caches`."""
+    if not isinstance(cache, BoundedCache):
+        raise TypeError(f"expected a BoundedCache, got {type(cache).__name__}")
+    _REGISTERED.append(cache)
+    return cache
 
 
-def _ter_forward_from(start_row, words, ref, beam, first: int, last: int):
-    """Forward cost row ``last`` of ``words``, starting from row first-1 (= start_row)."""
-    row = start_row
-    for i in range(first, last + 1):
-        row = _ter_next_row(row, words[i - 1], ref, *beam[i])
-    return row
+def cache_info(memory: bool = False) -> dict:
+    """How many entries each cache holds, by name (``"reference indexes"``: whole-corpus integer tables);
+    with ``memory=True`` a :class:`CacheInfo` per cache: entries, approximate bytes, budget (for the
+    tokenizer caches of :mod:`evalkit.tokenize`, which count entries, bytes are not tracked and the budget
+    is the most they can hold).
+
+    >>> clear_caches(); cache_info()["text profiles"]
+    0
+    >>> cache_info(memory=True)["text profiles"].nbytes
+    0
+    """
+    info = {}
+    for name, fn in cached_functions().items():
+        params = fn.cache_parameters()
+        info[f"tokenize {name}"] = CacheInfo(fn.cache_info().currsize, None, params["maxsize"] * _entry_bytes_bound(fn))
+    info.update({name: cache.info() for name, cache in bounded_caches().items()})
+    return info if memory else {name: entry.entries for name, entry in info.items()}
 
 
-def _ter_backward(words, ref, beam, rows=None, last_kept: int | None = None):
-    """Backward cost rows: B[i][j] is the cheapest way from cell (i, j) to the last cell, within the beam.
-
-    Given the rows of a hypothesis that agrees with ``words`` from position last_kept on, only rows
-    0..last_kept-1 are filled again (row i depends on the words from i on only)."""
-    n, m, inf = len(words), len(ref), _TER_INF
-    if rows is None:
-        rows = [None] * (n + 1)
-        low, _ = beam[n]
-        last = [inf] * (m + 1)
-        for j in range(low, m + 1):
-            last[j] = m - j
-        rows[n] = last
-        last_kept = n
-    else:
-        rows = list(rows)
-    for i in range(last_kept - 1, -1, -1):
-        nxt, x = rows[i + 1], words[i]
-        low, high = beam[i]
-        row = [inf] * (m + 1)
-        right = inf
-        for j in range(high - 1, low - 1, -1):
-            v = nxt[j] + 1
-            if j < m:
-                dg = nxt[j + 1] if ref[j] == x else nxt[j + 1] + 1
-                if dg < v:
-                    v = dg
-                if right < v - 1:
-                    v = right + 1
-            row[j] = right = v
-        rows[i] = row
-    return rows
-
-
-def _ter_backtrace(rows, words, ref) -> list[int]:
-    """The operations of the cheapest path, read back from the cost rows: at each cell, the first of
-    match/substitution, deletion, insertion whose predecessor explains the cell's cost (the readable
-    edit_table's tie order)."""
-    i, j = len(words), len(ref)
-    out = []
-    while i > 0 or j > 0:
-        if i == 0:
-            op = _TER_INS
-        elif j == 0:
-            op = _TER_DEL
-        else:
-            cost, same = rows[i][j], words[i - 1] == ref[j - 1]
-            if rows[i - 1][j - 1] + (0 if same else 1) == cost:
-                op = _TER_MATCH if same else _TER_SUB
-            elif rows[i - 1][j] + 1 == cost:
-                op = _TER_DEL
-            else:
-                op = _TER_INS
-        out.append(op)
-        if op == _TER_MATCH or op == _TER_SUB:
-            i, j = i - 1, j - 1
-        elif op == _TER_DEL:
-            i -= 1
-        else:
-            j -= 1
-    out.reverse()
-    return out
-
-
-def _ter_alignment(trace):
-    """(ref_to_hyp, hyp_wrong, ref_wrong) of an operation list (see evalkit.ter.alignment)."""
-    h = r = -1
-    ref_to_hyp, hyp_wrong, ref_wrong = [], [], []
-    for op in trace:
-        if op == _TER_MATCH or op == _TER_SUB:
-            h += 1
-            r += 1
-            ref_to_hyp.append(h)
-            wrong = 1 if op == _TER_SUB else 0
-            hyp_wrong.append(wrong)
-            ref_wrong.append(wrong)
-        elif op == _TER_DEL:
-            h += 1
-            hyp_wrong.append(1)
-        else:
-            r += 1
-            ref_to_hyp.append(h)
-            ref_wrong.append(1)
-    return ref_to_hyp, hyp_wrong, ref_wrong
-
-
-def _ter_candidates(words, ref, ref_positions, trace, tried: int):
-    """The candidate shifts (start, length, target) of one round, in the readable search's order, cut
-    after the group that brings the running count to TER_MAX_CANDIDATES; and the new count."""
-    ref_to_hyp, hyp_wrong, ref_wrong = _ter_alignment(trace)
-    n, m = len(words), len(ref)
-    out = []
-    for start_h in range(n):
-        for start_r in ref_positions.get(words[start_h], ()):
-            if start_r - start_h > TER_MAX_SHIFT_DISTANCE or start_h - start_r > TER_MAX_SHIFT_DISTANCE:
-                continue
-            length = 0
-            while (
-                length < TER_MAX_SHIFT_SIZE
-                and start_h + length < n
-                and start_r + length < m
-                and words[start_h + length] == ref[start_r + length]
-            ):
-                length += 1
-                if not any(hyp_wrong[start_h : start_h + length]) or not any(ref_wrong[start_r : start_r + length]):
-                    continue
-                if start_h <= ref_to_hyp[start_r] < start_h + length:
-                    continue
-                previous = None
-                for r in range(start_r - 1, start_r + length):
-                    target = 0 if r == -1 else ref_to_hyp[r] + 1
-                    if target != previous:
-                        out.append((start_h, length, target))
-                        tried += 1
-                    previous = target
-                if tried >= TER_MAX_CANDIDATES:
-                    return out, tried
-    return out, tried
-
-
-def ter_edits(hyp: Sequence[str], ref: Sequence[str]) -> tuple[int, int, int, int, int, int]:
-    """(edits, insertions, deletions, substitutions, shifts, reference length) of one hypothesis against
-    one reference: the same numbers as evalkit.ter.ter_alignment, faster."""
-    n, m = len(hyp), len(ref)
-    if m == 0:
-        return n, 0, n, 0, 0, 0
-    vocab = {w: i for i, w in enumerate(dict.fromkeys(ref))}
-    ref_ids = [vocab[w] for w in ref]
-    words = [vocab.get(w, -1) for w in hyp]
-    ref_positions: dict[int, list[int]] = {}
-    for j, w in enumerate(ref_ids):
-        ref_positions.setdefault(w, []).append(j)
-    beam = _ter_beam(n, m)
-    shifts = tried = 0
-    rows = backward = None
-    changed = (1, n)  # the rows to fill again: forward from changed[0], backward below changed[1]
-    while True:
-        rows = _ter_forward(words, ref_ids, beam, rows, changed[0])
-        trace = _ter_backtrace(rows, words, ref_ids)
-        before = rows[n][m]
-        candidates, tried = _ter_candidates(words, ref_ids, ref_positions, trace, tried)
-        if tried >= TER_MAX_CANDIDATES or not candidates:
-            break
-        backward = _ter_backward(words, ref_ids, beam, backward, changed[1])
-        best, best_rank = None, None
-        for start, length, target in candidates:
-            block = words[start : start + length]
-            rest = words[:start] + words[start + length :]
-            position = min(target - length if target > start + length else target, len(rest))
-            shifted = rest[:position] + block + rest[position:]
-            lo, hi = min(start, position), max(start, position) + length
-            row = _ter_forward_from(rows[lo], shifted, ref_ids, beam, lo + 1, hi) if hi > lo else rows[lo]
-            low, high = beam[hi]
-            back = backward[hi]
-            cost = min(map(int.__add__, row[low:high], back[low:high]))
-            rank = (before - cost, length, -start, -target)
-            if best_rank is None or rank > best_rank:
-                best, best_rank, best_span = shifted, rank, (lo, hi)
-        if best_rank[0] <= 0:
-            break
-        words = best
-        shifts += 1
-        changed = (best_span[0] + 1, best_span[1])  # words before lo and from hi on are unchanged
-    ins, dels, subs = trace.count(_TER_INS), trace.count(_TER_DEL), trace.count(_TER_SUB)
-    return shifts + ins + dels + subs, ins, dels, subs, shifts, m
+def clear_caches() -> None:
+    """Forget every cached tokenization, count, profile and index (a cold start, as a new process has)."""
+    for fn in cached_functions().values():
+        fn.cache_clear()
+    for cache in bounded_caches().values():
+        cache.clear()

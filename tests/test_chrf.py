@@ -23,7 +23,7 @@ from evalkit.chrf import (
     sentence_stats,
     split_punctuation,
 )
-from evalkit.fast import split_punctuation_fast
+from evalkit.chrf_fast import split_punctuation_fast
 
 CONFIGS = [dict(word_order=0, eps_smoothing=False), dict(word_order=0, eps_smoothing=True),
            dict(word_order=2, eps_smoothing=False), dict(word_order=2, eps_smoothing=True)]

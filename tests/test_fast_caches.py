@@ -12,7 +12,7 @@ import tracemalloc
 import pytest
 
 import evalkit
-from evalkit import bleu, fast, rouge_many, tokenize
+from evalkit import bleu, chrf, fast, rouge_many, tokenize
 
 WORDS = [f"word{i}" for i in range(3000)]
 
@@ -161,3 +161,20 @@ def test_token_and_reference_count_accounting_agree_with_tracemalloc(wmt17):
 
     measured, accounted = measured_and_accounted(fill, "reference n-gram counts", "cached tokenizer none")
     assert measured / 2 <= accounted <= measured * 2, (measured, accounted)
+
+
+def test_chrf_reference_cache_is_reported_cleared_and_accounted(wmt17):
+    """chrF's reference side (evalkit.chrf_fast) is one of the caches evalkit.cache_info reports and
+    evalkit.clear_caches empties, and its byte count agrees with what tracemalloc sees kept."""
+    reference, systems = wmt17
+    hypothesis = systems["uedin-nmt"]
+
+    def fill(full):
+        refs = [[r + " ."] for r in reference[:None if full else 10]]
+        chrf.corpus_chrf(hypothesis[:len(refs)], refs, word_order=2)
+
+    measured, accounted = measured_and_accounted(fill, "chrF references")
+    assert evalkit.cache_info()["chrF references"] == 1
+    assert measured / 2 <= accounted <= measured * 2, (measured, accounted)
+    evalkit.clear_caches()
+    assert evalkit.cache_info(memory=True)["chrF references"].nbytes == 0

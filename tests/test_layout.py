@@ -12,7 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent / "evalkit"
 MODULES = sorted(p.stem for p in ROOT.glob("*.py") if p.stem != "__init__")
-METRICS = {"bleu", "gleu", "google_bleu", "rouge", "rouge_many", "rouge_corpus"}
+METRICS = {"bleu", "gleu", "google_bleu", "rouge", "rouge_many", "rouge_corpus", "chrf", "chrf_fast", "ter", "ter_fast",
+           "significance", "correlation"}
 
 
 def evalkit_imports(module: str) -> list[tuple[str, list[str]]]:

@@ -12,7 +12,7 @@ from sacrebleu.metrics import TER
 from sacrebleu.metrics.lib_ter import _perform_shift, translation_edit_rate
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 
-from evalkit.fast import ter_edits
+from evalkit.ter_fast import ter_edits
 from evalkit.ter import (
     DELETE,
     INSERT,
