@@ -15,7 +15,9 @@ n-gram totals): a resampled corpus is scored by adding up the statistics of its 
   the share of shuffles whose score difference is larger than the real one.
 
 Both reproduce sacreBLEU 2.6.0's ``PairedTest`` draw for draw (numpy's default generator, seeded with
-12345 unless you say otherwise): the same p-values, means and confidence intervals.
+12345 unless you say otherwise): the same p-values, means and confidence intervals.  Three metrics are
+registered: ``metric="bleu"`` (the default), ``"chrf"`` (chrF, and chrF++ with ``word_order=2``) and
+``"ter"``, each with the keywords of its corpus function (``corpus_bleu``, ``corpus_chrf``, ``corpus_ter``).
 
     >>> hyps = ["the cat sat on the mat", "a dog barked", "it is raining today", "we went home early"]
     >>> refs = [["the cat sat on the mat"], ["the dog barked"], ["it rains today"], ["we went home early"]]
@@ -25,8 +27,8 @@ Both reproduce sacreBLEU 2.6.0's ``PairedTest`` draw for draw (numpy's default g
     (True, True)
 
 Any metric whose statistics add up over segments plugs in with :func:`register_metric`: a function that
-turns corpora into per-segment integer statistics, and one that scores summed statistics.  BLEU is
-registered below.
+turns corpora into per-segment integer statistics, and one that scores summed statistics.  BLEU, chrF and
+TER are registered below (TER's averaged reference lengths are kept as integers over a common denominator).
 
 Memory grows with the number of segments only: samples are drawn, summed and scored in chunks of
 :data:`SAMPLES_PER_CHUNK`, and the chunks draw exactly the numbers one big draw would.
@@ -646,8 +648,10 @@ def paired_bootstrap(
 
     ``seed=None`` draws from fresh operating-system entropy (results change from run to run).
     ``sacrebleu_float32=True`` rounds like sacreBLEU, which scores resampled statistics from float32
-    copies (its means and intervals differ from exact arithmetic by about 1e-7 BLEU points; float32 sums
-    of counts are exact below 2**24, about 16 million tokens, and so is the reproduction).
+    copies (its BLEU means and intervals differ from exact arithmetic by about 1e-7 BLEU points; its chrF
+    and TER scores stay float32 to the end, about 1e-5 points; float32 sums of counts are exact below
+    2**24, about 16 million tokens or characters, and so is the reproduction).  Not offered for NLTK's BLEU
+    smoothing methods, chrF's ``eps_smoothing``, or TER with averaged reference lengths float32 cannot hold.
     ``fast=False`` counts with ``bleu.segment_stats`` and scores with ``bleu.score_stats``, row by row.
 
         >>> refs = [["a b c d"], ["e f g h"], ["i j k l"]]
