@@ -15,7 +15,9 @@ n-gram totals): a resampled corpus is scored by adding up the statistics of its 
   the share of shuffles whose score difference is larger than the real one.
 
 Both reproduce sacreBLEU 2.6.0's ``PairedTest`` draw for draw (numpy's default generator, seeded with
-12345 unless you say otherwise): the same p-values, means and confidence intervals.
+12345 unless you say otherwise): the same p-values, means and confidence intervals.  Three metrics are
+registered: ``metric="bleu"`` (the default), ``"chrf"`` (chrF, and chrF++ with ``word_order=2``) and
+``"ter"``, each with the keywords of its corpus function (``corpus_bleu``, ``corpus_chrf``, ``corpus_ter``).
 
     >>> hyps = ["the cat sat on the mat", "a dog barked", "it is raining today", "we went home early"]
     >>> refs = [["the cat sat on the mat"], ["the dog barked"], ["it rains today"], ["we went home early"]]
@@ -25,8 +27,8 @@ Both reproduce sacreBLEU 2.6.0's ``PairedTest`` draw for draw (numpy's default g
     (True, True)
 
 Any metric whose statistics add up over segments plugs in with :func:`register_metric`: a function that
-turns corpora into per-segment integer statistics, and one that scores summed statistics.  BLEU is
-registered below.
+turns corpora into per-segment integer statistics, and one that scores summed statistics.  BLEU, chrF and
+TER are registered below (TER's averaged reference lengths are kept as integers over a common denominator).
 
 Memory grows with the number of segments only: samples are drawn, summed and scored in chunks of
 :data:`SAMPLES_PER_CHUNK`, and the chunks draw exactly the numbers one big draw would.
@@ -37,11 +39,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from . import bleu
+from . import bleu, chrf, ter
 from ._checks import (
     check_choice,
     check_corpus,
@@ -106,30 +109,40 @@ def p_value(statistics: Sequence[float], observed: float, rule: str = "sacrebleu
     ``"sacrebleu"`` (also multeval's): count the samples *above* the observed value, add one to the count
     and to the number of samples, (c + 1) / (n + 1), so that p is never 0.  ``"moses"`` (Moses'
     ``bootstrap-hypothesis-difference-significance.pl``): count the samples at or above it, c / n.
+    A float32 array is compared in float32 (numpy rounds ``observed`` to float32), as in sacreBLEU, whose
+    chrF and TER samples are float32; anything else in float64.
 
         >>> p_value([0.1, 0.5, 0.2, 0.7], 0.5), p_value([0.1, 0.5, 0.2, 0.7], 0.5, rule="moses")
         (0.4, 0.5)
     """
     check_choice("p_value_rule", rule, P_VALUE_RULES)
-    stats = np.asarray(statistics, dtype=np.float64)
+    stats = _floats(statistics)
     if stats.ndim != 1 or len(stats) == 0:
         raise ValueError("statistics must be a non-empty list of numbers")
+    observed = float(observed)
     if rule == "sacrebleu":
         return (int(np.sum(stats > observed)) + 1) / (len(stats) + 1)
     return int(np.sum(stats >= observed)) / len(stats)
+
+
+def _floats(values) -> np.ndarray:
+    """float32 arrays as they are, anything else as float64."""
+    array = np.asarray(values)
+    return array if array.dtype == np.float32 else array.astype(np.float64)
 
 
 def confidence_interval(scores: Sequence[float]) -> tuple[float, float]:
     """The mean of bootstrap ``scores`` and the half-width of their 95% interval.
 
     The interval runs from the score ranked ``n // 40`` (2.5% from the bottom) to the one ranked the same
-    distance from the top, as in Koehn (2004), Moses and sacreBLEU.
+    distance from the top, as in Koehn (2004), Moses and sacreBLEU.  float32 scores are averaged in
+    float32 (numpy's own way), as sacreBLEU averages its float32 chrF and TER scores; anything else in float64.
 
         >>> mean, half = confidence_interval(range(1, 81))   # 80 scores: ranks 2 and 77 (from 0)
         >>> mean, half
         (40.5, 37.5)
     """
-    s = np.sort(np.asarray(scores, dtype=np.float64))
+    s = np.sort(_floats(scores))
     if s.ndim != 1 or len(s) == 0:
         raise ValueError("scores must be a non-empty list of numbers")
     low = len(s) // 40
@@ -152,6 +165,11 @@ class MetricAdapter:
     return ``None`` for options it does not cover, and ``score`` is called row by row.  ``options``: the
     keywords the metric accepts.  ``float32``: reproduce sacreBLEU, which scores resampled statistics
     from float32 copies (only adapters that can return scores for it).
+
+    ``float32_scale``: what ``score_rows(..., float32=True)`` returns.  1 (BLEU): scores on evalkit's
+    scale, as float64 (sacreBLEU's BLEU ends in Python floats).  100 (chrF, TER): sacreBLEU's own float32
+    percentages, because sacreBLEU keeps those in float32 to the end: the tests then take means,
+    intervals and p-values of the float32 numbers, as sacreBLEU does, and divide by 100 at the end.
     """
 
     name: str
@@ -159,6 +177,7 @@ class MetricAdapter:
     statistics: Callable[[Sequence[Corpus], Corpus, dict, bool], list[np.ndarray]]
     score: Callable[[np.ndarray, dict], float]
     score_rows: Callable[[np.ndarray, dict, bool], np.ndarray | None] | None = None
+    float32_scale: float = 1.0
 
 
 METRICS: dict[str, MetricAdapter] = {}
@@ -337,6 +356,144 @@ def _bleu_score_rows(rows: np.ndarray, options: dict, float32: bool) -> np.ndarr
 register_metric(MetricAdapter("bleu", BLEU_OPTIONS, _bleu_statistics, _bleu_score, _bleu_score_rows))
 
 
+# --- chrF and chrF++ -----------------------------------------------------------------------------------------
+# A row: hyp_1..K, ref_1..K, matches_1..K (chrf.CHRFStats), K = char_order + word_order.
+CHRF_OPTIONS = frozenset({"char_order", "word_order", "beta", "lowercase", "whitespace", "eps_smoothing"})
+
+
+def _chrf_settings(options: dict) -> dict:
+    return dict(
+        char_order=options.get("char_order", chrf.CHAR_ORDER),
+        word_order=options.get("word_order", chrf.WORD_ORDER),
+        beta=options.get("beta", chrf.BETA),
+        lowercase=options.get("lowercase", False),
+        whitespace=options.get("whitespace", False),
+        eps_smoothing=options.get("eps_smoothing", False),
+    )
+
+
+def _chrf_statistics(corpora: Sequence[Corpus], references: Corpus, options: dict, fast: bool) -> list[np.ndarray]:
+    """``chrf.segment_stats`` of each corpus as a matrix (it checks the options)."""
+    settings = _chrf_settings(options)
+    return [
+        np.array([[*s.hyp, *s.ref, *s.matches] for s in chrf.segment_stats(c, references, fast=fast, **settings)],
+                 dtype=np.int64)
+        for c in corpora
+    ]
+
+
+def _chrf_score(row: np.ndarray, options: dict) -> float:
+    """The readable way: rebuild the statistics and call :func:`evalkit.chrf.score_stats`."""
+    settings = _chrf_settings(options)
+    k = settings["char_order"] + settings["word_order"]
+    hyp, ref, matches = (tuple(int(x) for x in row[i * k : (i + 1) * k]) for i in range(3))
+    return chrf.score_stats(chrf.CHRFStats(hyp, ref, matches, **settings)).score
+
+
+def _chrf_score_rows(rows: np.ndarray, options: dict, float32: bool) -> np.ndarray | None:
+    """``chrf.chrf_percent`` for many rows at once, operation for operation (so the same floats).
+
+    ``float32=True``: sacreBLEU's float32 percentages.  sacreBLEU scores resampled statistics held as
+    float32 numpy numbers, so every division, sum and product of its ``_compute_f_score`` is a float32
+    operation (numpy rounds the Python constants 4 and 5 = 1 + beta^2 to float32 first).  Not offered with
+    ``eps_smoothing`` (there sacreBLEU mixes float32 with float64 constants order by order).
+    """
+    settings = _chrf_settings(options)
+    k = settings["char_order"] + settings["word_order"]
+    factor = settings["beta"] ** 2
+    hyp, ref, matches = (rows[:, i * k : (i + 1) * k] for i in range(3))
+    if float32:
+        if settings["eps_smoothing"]:
+            return None
+        dtype, one_plus, times = np.float32, np.float32(1 + factor), np.float32(factor)
+    else:
+        dtype, one_plus, times = np.float64, 1 + factor, factor
+    hyp, ref, matches = hyp.astype(dtype), ref.astype(dtype), matches.astype(dtype)
+    safe_hyp, safe_ref = np.where(hyp > 0, hyp, 1), np.where(ref > 0, ref, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if settings["eps_smoothing"]:  # the mean over all orders of the per-order F
+            total = np.zeros(len(rows))
+            for i in range(k):
+                p = np.where(hyp[:, i] > 0, matches[:, i] / safe_hyp[:, i], chrf.EPSILON)
+                r = np.where(ref[:, i] > 0, matches[:, i] / safe_ref[:, i], chrf.EPSILON)
+                denominator = times * p + r
+                safe = np.where(denominator > 0, denominator, 1)
+                total = total + np.where(denominator > 0, one_plus * p * r / safe, chrf.EPSILON)
+            return 100 * total / k / 100
+        # Precision and recall averaged over the orders where both sides have n-grams, then one F.
+        sum_p, sum_r = np.zeros(len(rows), dtype=dtype), np.zeros(len(rows), dtype=dtype)
+        effective = np.zeros(len(rows), dtype=np.int64)
+        for i in range(k):
+            both = (hyp[:, i] > 0) & (ref[:, i] > 0)
+            sum_p = np.where(both, sum_p + matches[:, i] / safe_hyp[:, i], sum_p)
+            sum_r = np.where(both, sum_r + matches[:, i] / safe_ref[:, i], sum_r)
+            effective += both
+        n = np.where(effective > 0, effective, 1).astype(dtype)
+        avg_p, avg_r = sum_p / n, sum_r / n
+        denominator = times * avg_p + avg_r
+        f = one_plus * avg_p * avg_r / np.where(denominator > 0, denominator, 1)
+        zero = (effective == 0) | (avg_p + avg_r == 0)
+    if float32:
+        return np.where(zero, np.float32(0), np.float32(100) * f)  # sacreBLEU's percentages, float32
+    return np.where(zero, 0.0, 100 * f) / 100
+
+
+register_metric(MetricAdapter("chrf", CHRF_OPTIONS, _chrf_statistics, _chrf_score, _chrf_score_rows, 100.0))
+
+
+# --- TER ---------------------------------------------------------------------------------------------------
+# A segment's TER statistics are its edits against the closest reference and the *average* length of its
+# references, a fraction when the references differ in length.  To keep rows integer, every average is
+# multiplied by L, the least common multiple of the averages' denominators (1 with one reference per
+# segment), and each row carries L and a 1 as well.  A row: edits, L * average reference length, L, 1.
+# Summed over any n segments, the last two columns are n * L and n, so the scorer recovers L exactly.
+TER_OPTIONS = frozenset(ter.OPTIONS)
+
+
+def _ter_statistics(corpora: Sequence[Corpus], references: Corpus, options: dict, fast: bool) -> list[np.ndarray]:
+    """``ter.segment_stats`` of each corpus (it checks the options) as integer matrices."""
+    per_corpus = [ter.segment_stats(c, references, fast=fast, **options) for c in corpora]
+    # ref_length = (sum of reference lengths) / nrefs, so the sum is recovered exactly by rounding.
+    averages = [[Fraction(round(s.ref_length * s.nrefs), s.nrefs) for s in stats] for stats in per_corpus]
+    scale = math.lcm(*(a.denominator for column in averages for a in column))
+    return [
+        np.array([[s.edits, int(a * scale), scale, 1] for s, a in zip(stats, column)], dtype=np.int64)
+        for stats, column in zip(per_corpus, averages)
+    ]
+
+
+def _ter_score(row: np.ndarray, options: dict) -> float:
+    """The readable way: rebuild the statistics and call :func:`evalkit.ter.score_stats`."""
+    edits, scaled_length, scale_sum, segments = (int(x) for x in row)
+    stats = ter.TERStats(edits, scaled_length / (scale_sum // segments), 0, 0, 0, 0, **options)
+    return ter.score_stats(stats).score
+
+
+def _ter_score_rows(rows: np.ndarray, options: dict, float32: bool) -> np.ndarray | None:
+    """Edits / reference length for many rows at once (1 or 0 where there are no reference words).
+
+    ``float32=True``: sacreBLEU's float32 percentages, 100 * (edits / length) in float32.  Offered when
+    the averaged reference lengths are exact in float32 sums (L a power of two: one reference, or
+    references of equal length or lengths differing by an even number); otherwise ``None``.
+    """
+    edits, scaled, scale = rows[:, 0], rows[:, 1], rows[:, 2] // rows[:, 3]
+    if float32:
+        if np.any(scale & (scale - 1)):  # not a power of two: sacreBLEU's float32 sums would round
+            return None
+        length = (scaled / scale).astype(np.float32)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = edits.astype(np.float32) / np.where(length > 0, length, np.float32(1))
+        empty = np.where(edits > 0, np.float32(1), np.float32(0))
+        return np.float32(100) * np.where(length > 0, ratio, empty)
+    length = scaled / scale
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = edits / np.where(length > 0, length, 1.0)
+    return np.where(length > 0, ratio, np.where(edits > 0, 1.0, 0.0))
+
+
+register_metric(MetricAdapter("ter", TER_OPTIONS, _ter_statistics, _ter_score, _ter_score_rows, 100.0))
+
+
 # --------------------------------------------------------------------------------------------------------
 # Checking the arguments
 # --------------------------------------------------------------------------------------------------------
@@ -409,7 +566,7 @@ class _Scorer:
         if self.fast and self.adapter.score_rows is not None:
             out = self.adapter.score_rows(rows, self.options, f32)
             if out is not None:
-                return np.asarray(out, dtype=np.float64)
+                return _floats(out) if f32 else np.asarray(out, dtype=np.float64)
             if f32:
                 raise ValueError(f"sacrebleu_float32=True is not available for these {self.adapter.name} options")
         return np.array([self.adapter.score(row, self.options) for row in rows], dtype=np.float64)
@@ -432,14 +589,17 @@ def _bootstrap_scores(rng, table: np.ndarray, k: int, n_samples: int, score: _Sc
     n_segments = table.shape[0]
     n_blocks = table.shape[1] // k
     tablef = table.astype(np.float64)
-    out = np.empty((n_samples, n_blocks))
+    out = None  # float64, or float32 when the scorer reproduces sacreBLEU's float32 scores
     start = 0
     for size in _chunk_sizes(n_samples):
         idx = rng.choice(n_segments, size=(size, n_segments), replace=True)
         flat = (idx + np.arange(size)[:, None] * n_segments).ravel()
         counts = np.bincount(flat, minlength=size * n_segments).reshape(size, n_segments)
         sums = np.rint(counts.astype(np.float64) @ tablef).astype(np.int64)
-        out[start : start + size] = score(sums.reshape(size * n_blocks, k)).reshape(size, n_blocks)
+        scores = score(sums.reshape(size * n_blocks, k)).reshape(size, n_blocks)
+        if out is None:
+            out = np.empty((n_samples, n_blocks), dtype=scores.dtype)
+        out[start : start + size] = scores
         start += size
     return out
 
@@ -488,8 +648,10 @@ def paired_bootstrap(
 
     ``seed=None`` draws from fresh operating-system entropy (results change from run to run).
     ``sacrebleu_float32=True`` rounds like sacreBLEU, which scores resampled statistics from float32
-    copies (its means and intervals differ from exact arithmetic by about 1e-7 BLEU points; float32 sums
-    of counts are exact below 2**24, about 16 million tokens, and so is the reproduction).
+    copies (its BLEU means and intervals differ from exact arithmetic by about 1e-7 BLEU points; its chrF
+    and TER scores stay float32 to the end, about 1e-5 points; float32 sums of counts are exact below
+    2**24, about 16 million tokens or characters, and so is the reproduction).  Not offered for NLTK's BLEU
+    smoothing methods, chrF's ``eps_smoothing``, or TER with averaged reference lengths float32 cannot hold.
     ``fast=False`` counts with ``bleu.segment_stats`` and scores with ``bleu.score_stats``, row by row.
 
         >>> refs = [["a b c d"], ["e f g h"], ["i j k l"]]
@@ -508,13 +670,14 @@ def paired_bootstrap(
     real = score(np.stack([m.sum(axis=0) for m in mats]), float32=False)
     samples = _bootstrap_scores(np.random.default_rng(seed), np.hstack(mats), k, n_samples, score)
 
+    scale = adapter.float32_scale if sacrebleu_float32 else 1.0  # samples on sacreBLEU's scale (chrF, TER: 100)
     names = [baseline_name, *systems]
     p_values: list[float | None] = [None]
     for j in range(1, len(names)):
         diffs = np.abs(samples[:, j] - samples[:, 0])
-        p_values.append(p_value(diffs - diffs.mean(), abs(real[0] - real[j]), p_value_rule))
+        p_values.append(p_value(diffs - diffs.mean(), abs(real[0] * scale - real[j] * scale), p_value_rule))
     intervals = [confidence_interval(samples[:, j]) for j in range(len(names))]
-    return _results(names, real, p_values, [m for m, _ in intervals], [c for _, c in intervals])
+    return _results(names, real, p_values, [m / scale for m, _ in intervals], [c / scale for _, c in intervals])
 
 
 def paired_approximate_randomization(
@@ -591,7 +754,8 @@ def paired_approximate_randomization(
         base_samples = _bootstrap_scores(np.random.default_rng(seed), base, k, confidence_samples, score)
         intervals = [confidence_interval(base_samples[:, 0])]
         intervals += [confidence_interval(system_samples[:, j]) for j in range(n_systems)]
-        means, cis = [m for m, _ in intervals], [c for _, c in intervals]
+        scale = adapter.float32_scale if sacrebleu_float32 else 1.0
+        means, cis = [m / scale for m, _ in intervals], [c / scale for _, c in intervals]
     return _results([baseline_name, *systems], real, [None, *p_values], means, cis)
 
 

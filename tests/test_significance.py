@@ -313,3 +313,112 @@ def test_bad_input_is_refused_clearly(test, kwargs, exc, match):
 def test_confidence_samples_must_be_a_count(bad):
     with pytest.raises(ValueError, match="confidence_samples"):
         paired_approximate_randomization(BASE, SYS, REFS, n_samples=10, confidence_samples=bad)
+
+
+# ------------------------------------------------------------------------------------------ chrF and TER
+chrf_row_strategy = st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30), st.integers(0, 30)), min_size=3,
+                             max_size=3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rows=st.lists(chrf_row_strategy, min_size=1, max_size=6),
+    beta=st.sampled_from([2, 1, 3.0, 0.5]),
+    eps_smoothing=st.booleans(),
+)
+def test_vectorized_chrf_scores_equal_score_stats(rows, beta, eps_smoothing):
+    """The numpy chrF scorer against the readable chrf.score_stats, to the last bit (the same operations);
+    char_order=2, word_order=1: three orders, each (hyp, ref, matches) with matches <= both."""
+    arr = np.array([[h for h, _, _ in r] + [f for _, f, _ in r] + [min(m, h, f) for h, f, m in r] for r in rows],
+                   dtype=np.int64)
+    opts = dict(char_order=2, word_order=1, beta=beta, eps_smoothing=eps_smoothing)
+    fast = sig.METRICS["chrf"].score_rows(arr, opts, False)
+    for row, value in zip(arr, fast):
+        assert value == sig.METRICS["chrf"].score(row, opts)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(0, 50), st.integers(0, 60), st.sampled_from([1, 2, 6])), min_size=1,
+                     max_size=6))
+def test_vectorized_ter_scores_equal_score_stats(rows):
+    """Rows as summed over n segments: edits, L * length, n * L, n."""
+    arr = np.array([[e, s, 3 * scale, 3] for e, s, scale in rows], dtype=np.int64)
+    fast = sig.METRICS["ter"].score_rows(arr, {}, False)
+    for row, value in zip(arr, fast):
+        assert value == sig.METRICS["ter"].score(row, {})
+
+
+def test_chrf_and_ter_scores_are_the_corpus_scores():
+    from evalkit.chrf import corpus_chrf
+    from evalkit.ter import corpus_ter
+
+    for opts in (dict(), dict(word_order=2), dict(beta=1, lowercase=True, eps_smoothing=True)):
+        out = paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, metric="chrf", n_samples=50, **opts)
+        for name, hyps in [("baseline", TOY_BASE), *TOY_SYS.items()]:
+            assert out[name].score == corpus_chrf(hyps, TOY_REFS, **opts).score
+    out = paired_approximate_randomization(TOY_BASE, TOY_SYS, TOY_REFS, metric="ter", n_samples=50,
+                                           normalized=True)
+    for name, hyps in [("baseline", TOY_BASE), *TOY_SYS.items()]:
+        assert out[name].score == corpus_ter(hyps, TOY_REFS, normalized=True).score
+
+
+def test_ter_rows_are_exact_integers_with_averaged_reference_lengths():
+    """Three references of lengths 5, 5 and 6 average to 16/3; two of 5 and 6 to 11/2: L = lcm(3, 2) = 6.
+    The rows keep 6 * average exactly, so the summed reference length is the exact sum of the averages,
+    rounded once to a float (adding up rounded float averages, as ter.corpus_ter does, may round more)."""
+    from fractions import Fraction
+
+    from evalkit.ter import corpus_ter, segment_stats as ter_segment_stats
+
+    refs = [["a b c d e", "a b c d x", "a b c d e f"], ["p q r s t", "p q r s t u"]]
+    hyps = [["a b c d e", "p q r t"], ["a b x d e f", "p q r s t u"]]
+    base, sys_b = sig.METRICS["ter"].statistics(hyps, refs, {}, True)
+    assert base.tolist() == [[0, 32, 6, 1], [1, 33, 6, 1]]
+    assert np.array_equal(sig.METRICS["ter"].statistics(hyps, refs, {}, False)[1], sys_b)
+    edits = sum(s.edits for s in ter_segment_stats(hyps[1], refs))
+    assert edits == sys_b[:, 0].sum()
+    length = float(Fraction(16, 3) + Fraction(11, 2))
+    assert sig.METRICS["ter"].score(sys_b.sum(axis=0), {}) == edits / length
+    assert sig.METRICS["ter"].score(sys_b.sum(axis=0), {}) == pytest.approx(corpus_ter(hyps[1], refs).score,
+                                                                             rel=1e-15)
+    # sacreBLEU's float32 copies of 16/3 would round: the reproduction is refused, not approximated.
+    with pytest.raises(ValueError, match="sacrebleu_float32"):
+        paired_bootstrap(hyps[0], {"B": hyps[1]}, refs, metric="ter", n_samples=10, sacrebleu_float32=True)
+    # References of equal length (or differing by an even number): exact in float32, so it is offered.
+    even = [["a b c d e", "a b c d x"], ["p q r s t", "p q r s t u v"]]
+    paired_bootstrap(hyps[0], {"B": hyps[1]}, even, metric="ter", n_samples=10, sacrebleu_float32=True)
+
+
+@pytest.mark.parametrize(
+    "metric, kwargs, exc, match",
+    [
+        ("chrf", dict(smoothing="exp"), TypeError, "unknown option"),
+        ("chrf", dict(tokenize="13a"), TypeError, "unknown option"),
+        ("chrf", dict(char_order="6"), TypeError, "char_order must be an int"),
+        ("chrf", dict(word_order=-1), ValueError, "word_order must be at least 0"),
+        ("chrf", dict(char_order=0, word_order=0), ValueError, "both 0"),
+        ("chrf", dict(beta="2"), TypeError, "beta must be a number"),
+        ("chrf", dict(beta=0), ValueError, "beta must be a positive"),
+        ("chrf", dict(lowercase="yes"), TypeError, "lowercase must be True or False"),
+        ("chrf", dict(eps_smoothing=1), TypeError, "eps_smoothing must be True or False"),
+        ("chrf", dict(eps_smoothing=True, sacrebleu_float32=True), ValueError, "sacrebleu_float32"),
+        ("ter", dict(lowercase=True), TypeError, "unknown option"),
+        ("ter", dict(normalised=True), TypeError, "unknown option"),
+        ("ter", dict(normalized="yes"), TypeError, "normalized must be True or False"),
+        ("ter", dict(case_sensitive=None), TypeError, "case_sensitive must be True or False"),
+    ],
+)
+@pytest.mark.parametrize("test", [paired_bootstrap, paired_approximate_randomization])
+def test_bad_chrf_and_ter_options_are_refused_clearly(test, metric, kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        test(BASE, SYS, REFS, metric=metric, n_samples=10, **kwargs)
+
+
+def test_float32_scores_are_averaged_and_compared_in_float32():
+    """As numpy does for sacreBLEU: a float32 array's mean is a float32 sum, and a Python float compared
+    with it is rounded to float32 first (0.1 > float32(0.1) in float64, but not in float32)."""
+    scores = np.float32([0.1] * 40)
+    assert p_value(scores, 0.1) == 1 / 41  # nothing above: (0 + 1) / (40 + 1)
+    assert p_value(scores.astype(np.float64), 0.1) == 1.0  # in float64 all 40 lie above 0.1
+    mean, half = confidence_interval(np.float32([56.25682, 56.1, 56.4] * 20))
+    assert mean == float(np.sort(np.float32([56.25682, 56.1, 56.4] * 20)).mean())
