@@ -341,3 +341,40 @@ def test_plot_agreement_labels_do_not_overlap_on_wmt17():
     assert len(boxes) == 16
     assert not any(a.overlaps(b) for a, b in itertools.combinations(boxes, 2))
     plt.close("all")
+
+
+def test_plot_agreement_labels_stay_inside_the_plot_area_in_a_grid():
+    # lesson 13 draws four metrics in a 2 x 2 grid; a label to the left of the leftmost point used to
+    # stick out of its axes over the tick labels (the grid shrinks the axes after the labels were placed)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.text import Text
+
+    from evalkit.data import wmt17_human_scores
+
+    human = wmt17_human_scores()
+    # PROMT-Rule-based leftmost, level with online-A and close to it: no room on its right at its height
+    metric = {name: 56 + 0.1 * i if z > -0.01 else 52 + 0.3 * i for i, (name, z) in enumerate(human.items())}
+    metric["PROMT-Rule-based"], metric["online-A"] = 50.4, 52.0
+    fig, axes = plt.subplots(2, 2, figsize=(13, 10), layout="constrained")
+    for ax in axes.flat:
+        plot_agreement(metric, human, ax=ax)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in axes.flat:
+        area = ax.get_window_extent(renderer)
+        for t in ax.texts:
+            box = Text.get_window_extent(t, renderer)
+            assert area.x0 - 1 <= box.x0 and box.x1 <= area.x1 + 1 and area.y0 - 1 <= box.y0 and box.y1 <= area.y1 + 1, (
+                t.get_text(), box.extents, area.extents)
+    plt.close("all")
+
+
+def test_place_labels_keeps_inside_bounds():
+    # a point at the right edge: the label goes to the left; with no bounds, to the right as usual
+    assert correlation.place_labels([(95.0, 50.0)], [40.0], 10.0) == [(4, 3)]
+    assert correlation.place_labels([(95.0, 50.0)], [40.0], 10.0, bounds=(0, 0, 100, 100)) == [(-4, 3)]
+    # at the top right corner: left and down a line
+    assert correlation.place_labels([(95.0, 95.0)], [40.0], 10.0, bounds=(0, 0, 100, 100)) == [(-4, -11)]
