@@ -203,6 +203,15 @@ def test_every_notebook_is_in_the_guide():
     assert not missing, f"add these notebooks to the lesson table of notebooks/README.md: {missing}"
 
 
+def test_the_guide_gives_each_lesson_the_minutes_of_its_rule():
+    """The guide's minutes are the rule's (python -m tools.lessons), so they follow a lesson that grows."""
+    rows = lessons.read_guide()
+    differ = {p.name: (rows[p.name].minutes, lessons.minutes_by_rule(lessons.read_notebook(p)))
+              for p in lessons.lesson_files() if p.name in rows}
+    differ = {name: pair for name, pair in differ.items() if pair[0] != pair[1]}
+    assert not differ, f"(guide, rule) minutes differ; update notebooks/README.md: {differ}"
+
+
 def test_the_guide_lists_lessons_01_to_13_under_their_numbers():
     rows = lessons.read_guide()
     numbers = sorted({row.number for row in rows.values()})
