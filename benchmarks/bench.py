@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+NOTES_MARKER = "<!-- notes: kept when bench.py rewrites this file -->"
 
 
 @dataclass
@@ -100,7 +101,11 @@ def main(argv: list[str]) -> int:
         f"{time.strftime('%Y-%m-%d')}. Times are medians of repeats, evalkit and the peer timed in the same run.\n\n"
     )
     if not argv:
-        (HERE / "results.md").write_text(header + table + "\n", encoding="utf-8")
+        path = HERE / "results.md"
+        # Notes written by hand below NOTES_MARKER (what a row means, figures from before a change) are kept.
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        notes = old[old.index(NOTES_MARKER):] if NOTES_MARKER in old else ""
+        path.write_text(header + table + "\n" + ("\n" + notes if notes else ""), encoding="utf-8")
     return 0
 
 
