@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from . import bleu, chrf, ter
+from . import bleu, chrf, gleu, rouge, rouge_corpus, ter
 from ._checks import (
     check_choice,
     check_corpus,
@@ -494,6 +494,217 @@ def _ter_score_rows(rows: np.ndarray, options: dict, float32: bool) -> np.ndarra
 register_metric(MetricAdapter("ter", TER_OPTIONS, _ter_statistics, _ter_score, _ter_score_rows, 100.0))
 
 
+# --- ROUGE ---------------------------------------------------------------------------------------------
+# Two corpus scores, as evalkit.rouge_corpus.corpus_rouge computes them:
+#  - average="micro" (ROUGE-1.5.5's -t 1): P, R and F of the summed counts.  A row: hits, hypothesis
+#    units, reference units, integers (not offered for ROUGE-W, whose counts are floats).
+#  - average="mean" (rouge-score, ROUGE-1.5.5's default): the mean of the segments' scores.  The statistic
+#    of a segment is its score, a float.  Floats do not add up exactly in floating point, so each score v
+#    is written exactly as an integer number of 2**-E (E: the most binary digits any score needs after the
+#    point) and split into pieces of LIMB_BITS bits.  Sums of the pieces stay exact in the tests' float64
+#    matrix products, and the scorer rebuilds the exact sum and rounds it once (math.fsum), so the mean is
+#    the float corpus_rouge gets: math.fsum of the segments' scores, divided by their number.
+#    A row: the pieces of v * 2**E (lowest first), E, 1 (summed over n segments: n * E and n).
+# ``score`` chooses which of precision, recall and F is tested (F by default, as float(RougeScore)).
+ROUGE_SCORES = ("precision", "recall", "fmeasure")
+_ROUGE_SENTENCE_OPTIONS = ("stemmer", "tokenize", "beta", "aggregation")
+_ROUGE_VARIANT_OPTIONS = {"W": ("weight", "convention"), "S": ("max_skip",), "SU": ("max_skip", "convention"),
+                          "Lsum": ("split_summaries",)}
+ROUGE_OPTIONS = frozenset(
+    {"variant", "average", "score", *_ROUGE_SENTENCE_OPTIONS, *(o for v in _ROUGE_VARIANT_OPTIONS.values() for o in v)}
+)
+LIMB_BITS = 26  # a piece of a fixed-point score: a sum over n < 2**27 segments stays below 2**53
+
+
+def _rouge_settings(options: dict) -> tuple[str, str, str, dict]:
+    """(variant, average, score, the options of the sentence-level function), checked."""
+    variant = options.get("variant", "rouge1")
+    rouge_corpus.get_scorer(variant)  # checks the name
+    kind = variant[len("rouge"):]
+    average = options.get("average", "mean")
+    check_choice("average", average, rouge_corpus.AVERAGES)
+    measure = options.get("score", "fmeasure")
+    check_choice("score", measure, ROUGE_SCORES)
+    allowed = (*_ROUGE_SENTENCE_OPTIONS, *_ROUGE_VARIANT_OPTIONS.get(kind, ()))
+    extra = sorted(set(options) - {"variant", "average", "score", *allowed})
+    if extra:
+        raise TypeError(f"option(s) {', '.join(extra)} do not apply to {variant}; it takes: {', '.join(allowed)}")
+    if average == "micro" and kind == "W":
+        raise ValueError(
+            "average='micro' is not offered for ROUGE-W: its counts are floats (f(k) = k ** weight); "
+            "use average='mean'"
+        )
+    return variant, average, measure, {k: options[k] for k in allowed if k in options}
+
+
+def fixed_point_rows(values: Sequence[Sequence[float]]) -> list[np.ndarray]:
+    """Floats >= 0 as exact integer rows, one matrix per list of ``values`` (all with one scale E):
+    the pieces of v * 2**E, LIMB_BITS bits each (lowest first), then E, then 1.
+
+        >>> fixed_point_rows([[0.5, 0.75]])[0].tolist()   # E = 2: 0.5 = 2 / 4, 0.75 = 3 / 4
+        [[2, 2, 1], [3, 2, 1]]
+    """
+    exact = [[Fraction(v) for v in column] for column in values]  # a float is a fraction over a power of 2
+    for column in exact:
+        for v in column:
+            if v < 0:
+                raise ValueError(f"fixed-point statistics must be >= 0, got {float(v)}")
+    e = max(v.denominator.bit_length() - 1 for column in exact for v in column)
+    scaled = [[int(v * 2**e) for v in column] for column in exact]
+    limbs = max(1, math.ceil(max(x for column in scaled for x in column).bit_length() / LIMB_BITS))
+    mask = (1 << LIMB_BITS) - 1
+    return [
+        np.array([[(x >> (LIMB_BITS * j)) & mask for j in range(limbs)] + [e, 1] for x in column], dtype=np.int64)
+        for column in scaled
+    ]
+
+
+def fixed_point_mean(row: Sequence[int]) -> float:
+    """The mean of the floats summed into ``row`` (of :func:`fixed_point_rows`): their exact sum rounded
+    once to a float, divided by their number (math.fsum(values) / n, to the last bit)."""
+    *limbs, e_sum, n = (int(x) for x in row)
+    e = e_sum // n
+    # Each piece times 2**(LIMB_BITS * j - e) is an exact float; fsum rounds their exact sum once.
+    return math.fsum(math.ldexp(limb, LIMB_BITS * j - e) for j, limb in enumerate(limbs)) / n
+
+
+def _rouge_statistics(corpora: Sequence[Corpus], references: Corpus, options: dict, fast: bool) -> list[np.ndarray]:
+    """Each corpus's segments scored by ``rouge_corpus.segment_scores`` (which checks the texts and options)."""
+    variant, average, measure, sentence_options = _rouge_settings(options)
+    if variant in ("rougeL", "rougeLsum"):
+        sentence_options["fast"] = fast  # the bit-parallel LCS: the same numbers
+    per_corpus = [rouge_corpus.segment_scores(c, references, variant, **sentence_options) for c in corpora]
+    if average == "mean":
+        return fixed_point_rows([[getattr(s, measure) for s in scores] for scores in per_corpus])
+    if any(s.stats is None for scores in per_corpus for s in scores):
+        raise ValueError("average='micro' needs counts: use aggregation 'best' or 'pooled'")
+    return [np.array([[s.stats.hits, s.stats.hyp_total, s.stats.ref_total] for s in scores], dtype=np.int64)
+            for scores in per_corpus]
+
+
+def _rouge_score(row: np.ndarray, options: dict) -> float:
+    """The readable way: the mean of the segments' scores, or :func:`evalkit.rouge.score_stats` of the counts."""
+    _, average, measure, sentence_options = _rouge_settings(options)
+    if average == "mean":
+        return fixed_point_mean(row)
+    hits, hyp_total, ref_total = (int(x) for x in row)
+    stats = rouge.RougeStats(hits, hyp_total, ref_total)
+    return getattr(rouge.score_stats(stats, beta=sentence_options.get("beta", 1.0)), measure)
+
+
+def _rouge_score_rows(rows: np.ndarray, options: dict, float32: bool) -> np.ndarray | None:
+    """Many rows at once: for "micro", ``rouge.score_stats``'s operations in numpy (the same floats)."""
+    if float32:
+        return None  # sacreBLEU has no ROUGE
+    _, average, measure, sentence_options = _rouge_settings(options)
+    if average == "mean":
+        return np.array([fixed_point_mean(row) for row in rows.tolist()])
+    hits, hyp_total, ref_total = (rows[:, i].astype(np.float64) for i in range(3))
+    p = np.where(hyp_total > 0, hits / np.where(hyp_total > 0, hyp_total, 1), 0.0)
+    r = np.where(ref_total > 0, hits / np.where(ref_total > 0, ref_total, 1), 0.0)
+    if measure != "fmeasure":
+        return p if measure == "precision" else r
+    beta = float(sentence_options.get("beta", 1.0))
+    b2 = beta * beta
+    denominator = b2 * p + r
+    return np.where(denominator > 0, (1 + b2) * p * r / np.where(denominator > 0, denominator, 1), 0.0)
+
+
+register_metric(MetricAdapter("rouge", ROUGE_OPTIONS, _rouge_statistics, _rouge_score, _rouge_score_rows))
+
+
+# --- GEC GLEU ----------------------------------------------------------------------------------------------
+# GLEU's statistics add up once every sentence has *one* reference.  corpus_gleu draws a reference per
+# sentence, scores the corpus, and averages over 500 such draws; the tests here use one draw: the
+# references of corpus_gleu's iteration ``iteration`` (0 by default; ``reference_seed`` as corpus_gleu's
+# ``seed``), the same for the baseline and every system.  The score of the real corpus is then
+# corpus_gleu(...).scores[iteration], which is corpus_gleu's score itself when every sentence has one
+# reference (nothing to draw) or with mode="max" (each system's best reference per sentence, gleu -m).
+# The resampled corpora keep each sentence's reference.  GLEU also reads the uncorrected sentences:
+# pass them as ``sources=[...]``, one per segment.
+# A row: hyp_len, ref_len, matches_1..N, penalties_1..N, numerators_1..N, totals_1..N (gleu.GLEUStats).
+GLEU_OPTIONS = frozenset({"sources", "max_order", "tokenize", "formula", "mode", "iteration", "reference_seed"})
+
+
+def gleu_reference_picks(counts: Sequence[int], iteration: int = 0, reference_seed: int | None = None) -> list[int]:
+    """The reference index of every sentence in :func:`evalkit.gleu.corpus_gleu`'s iteration ``iteration``
+    (``counts[i]``: the number of references of sentence i), as corpus_gleu draws them.
+
+        >>> gleu_reference_picks([4, 4, 4, 4, 4]), gleu_reference_picks([1, 1])
+        ([3, 3, 1, 1, 2], [0, 0])
+    """
+    if all(k == 1 for k in counts):
+        return [0] * len(counts)
+    if reference_seed is None:
+        return gleu.script_reference_indices(iteration, counts)
+    return gleu.seeded_reference_indices(reference_seed, iteration + 1, counts)[iteration]
+
+
+def _gleu_settings(options: dict) -> dict:
+    sources = options.get("sources")
+    if sources is None:
+        raise TypeError(
+            "metric='gleu' needs the uncorrected sentences: pass sources=[...], one per segment "
+            "(GLEU penalizes n-grams the hypothesis kept from the source)"
+        )
+    check_corpus("sources", sources)
+    mode = options.get("mode", "sample")
+    check_choice("mode", mode, gleu.MODES)
+    iteration = options.get("iteration", 0)
+    check_int("iteration", iteration, 0)
+    reference_seed = options.get("reference_seed")
+    if reference_seed is not None:
+        check_int("reference_seed", reference_seed, 0)
+    if mode == "max" and ("iteration" in options or "reference_seed" in options):
+        raise ValueError("iteration and reference_seed choose a draw of references; mode='max' draws none")
+    return dict(sources=sources, mode=mode, iteration=iteration, reference_seed=reference_seed,
+                max_order=options.get("max_order", gleu.DEFAULT_ORDER), formula=options.get("formula", "code"),
+                tokenize=options.get("tokenize", "none"))
+
+
+def gleu_row(stats: gleu.GLEUStats) -> list[int]:
+    """A :class:`~evalkit.gleu.GLEUStats` as a flat list of integers (its ``segments`` left out)."""
+    return [stats.hyp_len, stats.ref_len, *stats.matches, *stats.penalties, *stats.numerators, *stats.totals]
+
+
+def _gleu_statistics(corpora: Sequence[Corpus], references: Corpus, options: dict, fast: bool) -> list[np.ndarray]:
+    """``gleu.segment_stats`` of each corpus (it checks the texts and options), at the chosen references."""
+    s = _gleu_settings(options)
+    if len(s["sources"]) != len(references):
+        raise ValueError(
+            f"sources has {len(s['sources'])} sentences and references {len(references)}; "
+            "give one source per segment"
+        )
+    out = []
+    for hyps in corpora:
+        per_sentence = gleu.segment_stats(hyps, references, s["sources"], max_order=s["max_order"],
+                                          formula=s["formula"], tokenize=s["tokenize"], fast=fast)
+        if s["mode"] == "max":  # this system's best reference per sentence, as corpus_gleu(mode="max")
+            picks = [gleu.best_reference([gleu.score_stats(x) for x in refs]) for refs in per_sentence]
+        else:
+            picks = gleu_reference_picks([len(refs) for refs in per_sentence], s["iteration"], s["reference_seed"])
+        out.append(np.array([gleu_row(refs[k]) for refs, k in zip(per_sentence, picks)], dtype=np.int64))
+    return out
+
+
+def _gleu_score(row: np.ndarray, options: dict) -> float:
+    """The readable way: rebuild the statistics and call :func:`evalkit.gleu.score_stats`."""
+    v = [int(x) for x in row]
+    n = (len(v) - 2) // 4
+    stats = gleu.GLEUStats(
+        hyp_len=v[0],
+        ref_len=v[1],
+        matches=tuple(v[2 : 2 + n]),
+        penalties=tuple(v[2 + n : 2 + 2 * n]),
+        numerators=tuple(v[2 + 2 * n : 2 + 3 * n]),
+        totals=tuple(v[2 + 3 * n :]),
+    )
+    return gleu.score_stats(stats).score
+
+
+register_metric(MetricAdapter("gleu", GLEU_OPTIONS, _gleu_statistics, _gleu_score))
+
+
 # --------------------------------------------------------------------------------------------------------
 # Checking the arguments
 # --------------------------------------------------------------------------------------------------------
@@ -766,9 +977,17 @@ __all__ = [
     "P_VALUE_RULES",
     "PairedResult",
     "SAMPLES_PER_CHUNK",
+    "GLEU_OPTIONS",
+    "LIMB_BITS",
+    "ROUGE_OPTIONS",
+    "ROUGE_SCORES",
     "bleu_row",
     "bleu_stats_from_row",
     "confidence_interval",
+    "fixed_point_mean",
+    "fixed_point_rows",
+    "gleu_reference_picks",
+    "gleu_row",
     "p_value",
     "paired_approximate_randomization",
     "paired_bootstrap",
