@@ -20,7 +20,7 @@ Where things live (hypothesis first, references second, everywhere; a tokenizer 
 ``chrf``            chrF and chrF++ (Popović 2015, 2017); ``chrf_fast``: its whole-corpus counting
 ``ter``             TER with TERCOM's greedy shift search (Snover et al. 2006); ``ter_fast``: a faster search
 ``significance``    paired bootstrap and approximate randomization (Koehn 2004; Riezler & Maxwell 2005)
-                    with BLEU, chrF/chrF++ or TER, or any metric with additive statistics
+                    with BLEU, chrF/chrF++, TER, ROUGE or GEC GLEU, or any metric with additive statistics
 ``correlation``     Pearson and Kendall correlation with human scores, with bootstrap intervals
 ``rouge``           ROUGE of one hypothesis: N, L, Lsum, W, S, SU, and the multi-reference rules
 ``rouge_many``      several ROUGE variants of many pairs at once (rouge-score's ``RougeScorer``)

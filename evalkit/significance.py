@@ -15,9 +15,25 @@ n-gram totals): a resampled corpus is scored by adding up the statistics of its 
   the share of shuffles whose score difference is larger than the real one.
 
 Both reproduce sacreBLEU 2.6.0's ``PairedTest`` draw for draw (numpy's default generator, seeded with
-12345 unless you say otherwise): the same p-values, means and confidence intervals.  Three metrics are
-registered: ``metric="bleu"`` (the default), ``"chrf"`` (chrF, and chrF++ with ``word_order=2``) and
-``"ter"``, each with the keywords of its corpus function (``corpus_bleu``, ``corpus_chrf``, ``corpus_ter``).
+12345 unless you say otherwise): the same p-values, means and confidence intervals.  Five metrics are
+registered, each with the keywords of its corpus function:
+
+- ``metric="bleu"`` (the default, :func:`~evalkit.bleu.corpus_bleu`), ``"chrf"`` (chrF, and chrF++ with
+  ``word_order=2``, :func:`~evalkit.chrf.corpus_chrf`) and ``"ter"`` (:func:`~evalkit.ter.corpus_ter`);
+- ``"rouge"``: :func:`~evalkit.rouge_corpus.corpus_rouge`'s score with ``variant`` ("rouge1" by default,
+  "rouge2", ..., "rougeL", "rougeLsum", "rougeW", "rougeS", "rougeSU"), ``average`` ("mean" of the
+  segments' scores by default, as rouge-score; "micro": the score of the summed counts, ROUGE-1.5.5's
+  ``-t 1``, not for ROUGE-W), ``score`` ("fmeasure" by default, or "precision" or "recall": the one
+  number tested) and the sentence options (``stemmer``, ``tokenize``, ``beta``, ``aggregation``, and
+  ``weight``, ``max_skip``, ``convention``, ``split_summaries`` where the variant takes them);
+- ``"gleu"``: GEC GLEU (:func:`~evalkit.gleu.corpus_gleu`), which also reads the uncorrected sentences:
+  pass ``sources=[...]``.  Its statistics add up once every sentence has one reference, so the tests
+  use *one draw* of references: that of corpus_gleu's iteration ``iteration`` (0 by default;
+  ``reference_seed`` as corpus_gleu's ``seed``), kept by each sentence when the corpus is resampled or
+  swapped.  The real score is then ``corpus_gleu(...).scores[iteration]``, corpus_gleu's own score when
+  every sentence has one reference; ``mode="max"`` uses each hypothesis's best reference (``gleu -m``)
+  and gives corpus_gleu's ``mode="max"`` score.  ``max_order``, ``tokenize`` and ``formula`` as in
+  corpus_gleu.
 
     >>> hyps = ["the cat sat on the mat", "a dog barked", "it is raining today", "we went home early"]
     >>> refs = [["the cat sat on the mat"], ["the dog barked"], ["it rains today"], ["we went home early"]]
@@ -27,8 +43,11 @@ registered: ``metric="bleu"`` (the default), ``"chrf"`` (chrF, and chrF++ with `
     (True, True)
 
 Any metric whose statistics add up over segments plugs in with :func:`register_metric`: a function that
-turns corpora into per-segment integer statistics, and one that scores summed statistics.  BLEU, chrF and
-TER are registered below (TER's averaged reference lengths are kept as integers over a common denominator).
+turns corpora into per-segment integer statistics, and one that scores summed statistics.  The five
+metrics are registered below.  Statistics that are not integers are made integers without losing a bit:
+TER's averaged reference lengths over a common denominator, and the segment scores that ROUGE's "mean"
+averages as fixed-point numbers (:func:`fixed_point_rows`), so that every resampled mean is the float
+``math.fsum(scores) / n`` that corpus_rouge computes.
 
 Memory grows with the number of segments only: samples are drawn, summed and scored in chunks of
 :data:`SAMPLES_PER_CHUNK`, and the chunks draw exactly the numbers one big draw would.
@@ -849,7 +868,8 @@ def paired_bootstrap(
     ``baseline`` and every ``systems[name]`` hold one hypothesis per segment; ``references[i]`` lists
     the references of segment i (as for :func:`evalkit.bleu.corpus_bleu`); ``options`` are the metric's
     keywords (for BLEU: ``tokenize``, ``smoothing``, ``weights``, ... with ``corpus_bleu``'s defaults, so
-    pass ``tokenize="13a", smoothing="exp"`` for sacreBLEU's BLEU).
+    pass ``tokenize="13a", smoothing="exp"`` for sacreBLEU's BLEU; for ROUGE and GLEU see the module's
+    docstring, GLEU needs ``sources=[...]``).
 
     Draws ``n_samples`` test sets of the same size with replacement (the same draws for every system),
     scores each, and returns, by name (the baseline first, under ``baseline_name``), the real score, the
