@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -17,6 +17,10 @@ Tokens = tuple[str, ...]
 
 def check_choice(name: str, value: Any, options: Iterable[str]) -> str:
     """Return ``value`` if it is one of ``options``; otherwise raise a ValueError listing them."""
+    if not isinstance(options, Collection):
+        options = list(options)  # read an iterator once
+    elif type(value) is str and value in options:  # the common case, without copying the options
+        return value
     options = list(options)
     if not isinstance(value, str) or value not in options:
         raise ValueError(f"unknown {name} {value!r}; expected one of: {', '.join(repr(o) for o in options)}")
@@ -48,15 +52,16 @@ def as_tokens(value: Any, what: str, tokenizer: Callable[[str], list[str]], lowe
 
 def check_references(references: Any, what: str = "references") -> Sequence[Any]:
     """References of one segment: a non-empty sequence of texts (not a bare string)."""
-    if references is None:
-        raise TypeError(f"{what} is None; expected a list of reference texts")
-    if isinstance(references, str):
-        raise TypeError(
-            f"{what} is a single string; expected a list of reference texts, e.g. [{references[:30]!r}] "
-            "(a bare string would be read character by character)"
-        )
-    if not isinstance(references, Sequence):
-        raise TypeError(f"{what} is a {type(references).__name__}; expected a list of reference texts")
+    if type(references) is not list and type(references) is not tuple:  # lists and tuples need no more
+        if references is None:
+            raise TypeError(f"{what} is None; expected a list of reference texts")
+        if isinstance(references, str):
+            raise TypeError(
+                f"{what} is a single string; expected a list of reference texts, e.g. [{references[:30]!r}] "
+                "(a bare string would be read character by character)"
+            )
+        if not isinstance(references, Sequence):
+            raise TypeError(f"{what} is a {type(references).__name__}; expected a list of reference texts")
     if len(references) == 0:
         raise ValueError(f"{what} is empty; every hypothesis needs at least one reference")
     for i, ref in enumerate(references):

@@ -473,27 +473,50 @@ def publish(profile: Profile, what, value, nbytes: int):
     return kept
 
 
+# rouge-score's tokens are runs of [a-z0-9] (stemmed or not), so they never hold a space: for them an
+# n-gram is kept as its tokens joined by spaces, one string.  Strings are not tracked by Python's garbage
+# collector, tuples are: with thousands of cached n-grams, tuples made every collection slower (a quarter
+# of the time of scoring many short pairs once).  Other tokenizers keep tuples of tokens.
+JOINED_NGRAM_TOKENIZERS = frozenset({"rouge-score"})
+
+
+def _grams_of(tokens, n: int, joined: bool):
+    """The n-grams of ``tokens`` in order, as tuples or (``joined``) as space-joined strings."""
+    grams = zip(tokens, tokens[1:]) if n == 2 else zip(*[tokens[i:] for i in range(n)])
+    return map(" ".join, grams) if joined else grams
+
+
 def ngram_set(profile: Profile, n: int) -> tuple[set, bool]:
-    """(the distinct n-grams of a profile, whether every n-gram occurs just once)."""
-    entry = profile.derived.get(n)
-    if entry is None:
-        tokens = profile.tokens
+    """(the distinct n-grams of a profile, whether every n-gram occurs just once).  For n >= 2 an n-gram
+    is a tuple of tokens, or a space-joined string for the tokenizers in ``JOINED_NGRAM_TOKENIZERS``."""
+    tokens = profile.tokens
+    grams = profile.derived.get(n)
+    if grams is None:
         if n == 1:
-            grams = set(tokens)
-        elif n == 2:  # the common case, without building the list of shifted views
-            grams = set(zip(tokens, tokens[1:]))
+            grams, nbytes = set(tokens), None
         else:
-            grams = set(zip(*[tokens[i:] for i in range(n)]))
-        entry = publish(profile, n, (grams, len(grams) == max(0, len(tokens) - n + 1)), grams_bytes(grams, n))
-    return entry
+            joined = profile.key[1] in JOINED_NGRAM_TOKENIZERS
+            grams = set(_grams_of(tokens, n, joined))
+            nbytes = sys.getsizeof(grams) + len(grams) * (_STR + 8 * n) if joined else None
+        grams = publish(profile, n, grams, grams_bytes(grams, n) if nbytes is None else nbytes)
+    # all distinct exactly when there are as many as there are positions (nothing more is kept: a cached
+    # (set, flag) pair would be one more object for the garbage collector to walk)
+    return grams, len(grams) == max(0, len(tokens) - n + 1)
 
 
 def ngram_counter(profile: Profile, n: int) -> Counter:
-    """The n-gram counts of a profile."""
+    """The n-gram counts of a profile (n-grams as in :func:`ngram_set`)."""
     counts = profile.derived.get(-n)
     if counts is None:
-        counts = Counter(profile.tokens) if n == 1 else order_counts(profile.tokens, n)
-        counts = publish(profile, -n, counts, grams_bytes(counts, n))
+        tokens = profile.tokens
+        if n == 1:
+            counts, nbytes = Counter(tokens), None
+        elif profile.key[1] in JOINED_NGRAM_TOKENIZERS:
+            counts = Counter(_grams_of(tokens, n, True))
+            nbytes = sys.getsizeof(counts) + len(counts) * (_STR + 8 * n)
+        else:
+            counts, nbytes = order_counts(tokens, n), None
+        counts = publish(profile, -n, counts, grams_bytes(counts, n) if nbytes is None else nbytes)
     return counts
 
 
