@@ -150,7 +150,7 @@ def _punkt():
 # --------------------------------------------------------------------------------------------------------
 # Statistics and results
 # --------------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RougeStats:
     """Additive counts behind one ROUGE score: ``hits`` shared units, ``hyp_total`` units in the hypothesis,
     ``ref_total`` units in the reference.
@@ -184,7 +184,7 @@ class RougeStats:
         return NotImplemented
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RougeScore:
     """An immutable ROUGE result.  ``float(result)`` is the F-measure.
 
@@ -472,7 +472,9 @@ def combine_references(per_reference: Sequence[RougeStats], aggregation: str = "
 # Input checks
 # --------------------------------------------------------------------------------------------------------
 def _check_beta(beta: Any) -> float:
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+    if type(beta) is float or type(beta) is int:  # the common case (a bool's type is bool, not int)
+        pass
+    elif isinstance(beta, bool) or not isinstance(beta, numbers.Real):
         raise TypeError(f"beta must be a number, got {type(beta).__name__}")
     if not (math.isfinite(beta) and 0 < beta <= MAX_BETA):
         raise ValueError(
