@@ -423,7 +423,7 @@ def segment_stats(
 ) -> list[CHRFStats]:
     """One :class:`CHRFStats` per segment; ``references[i]`` lists the references of ``hypotheses[i]``.
 
-    ``fast=True`` counts the whole corpus at once with :mod:`evalkit.fast`; ``fast=False`` segment by
+    ``fast=True`` counts the whole corpus at once with :mod:`evalkit.chrf_fast`; ``fast=False`` segment by
     segment with the functions above.  Both give the same statistics (for bootstrap resampling, say).
     """
     _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
@@ -468,7 +468,7 @@ def corpus_stats(
 ) -> CHRFStats:
     """The summed statistics of a corpus: equal to ``sum(segment_stats(...))``.
 
-    ``fast=True`` counts with :mod:`evalkit.fast` (cached reference n-grams packed into integers);
+    ``fast=True`` counts with :mod:`evalkit.chrf_fast` (cached reference n-grams packed into integers);
     ``fast=False`` adds up :func:`segment_stats`, the readable way.  Both give the same statistics.
     """
     options = dict(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,

@@ -883,7 +883,8 @@ def paired_bootstrap(
     and TER scores stay float32 to the end, about 1e-5 points; float32 sums of counts are exact below
     2**24, about 16 million tokens or characters, and so is the reproduction).  Not offered for NLTK's BLEU
     smoothing methods, chrF's ``eps_smoothing``, or TER with averaged reference lengths float32 cannot hold.
-    ``fast=False`` counts with ``bleu.segment_stats`` and scores with ``bleu.score_stats``, row by row.
+    ``fast=False`` counts with the metric's readable ``segment_stats`` and scores row by row with its
+    ``score_stats`` (for BLEU: ``bleu.segment_stats`` and ``bleu.score_stats``).
 
         >>> refs = [["a b c d"], ["e f g h"], ["i j k l"]]
         >>> out = paired_bootstrap(["a b c d", "e f g x", "i j k l"], {"B": ["a b c d", "e f g h", "i j x l"]},

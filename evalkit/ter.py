@@ -568,7 +568,7 @@ def segment_stats(
 ) -> list[TERStats]:
     """One :class:`TERStats` per segment; ``references[i]`` lists the references of ``hypotheses[i]``.
 
-    ``fast=True`` runs the shift search of :mod:`evalkit.fast` (integer word ids, all candidates of a
+    ``fast=True`` runs the shift search of :mod:`evalkit.ter_fast` (integer word ids, all candidates of a
     round scored at once); ``fast=False`` the readable functions above.  Both give the same statistics.
     """
     options = _check_options(dict(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
