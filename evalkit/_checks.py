@@ -17,10 +17,8 @@ Tokens = tuple[str, ...]
 
 def check_choice(name: str, value: Any, options: Iterable[str]) -> str:
     """Return ``value`` if it is one of ``options``; otherwise raise a ValueError listing them."""
-    if not isinstance(options, Collection):
-        options = list(options)  # read an iterator once
-    elif type(value) is str and value in options:  # the common case, without copying the options
-        return value
+    if type(value) is str and isinstance(options, Collection) and value in options:
+        return value  # the common case, without copying the options (an iterator is read once, below)
     options = list(options)
     if not isinstance(value, str) or value not in options:
         raise ValueError(f"unknown {name} {value!r}; expected one of: {', '.join(repr(o) for o in options)}")

@@ -144,10 +144,13 @@ def tokens_bytes(tokens: tuple[str, ...], chars: int | None = None) -> int:
     return sys.getsizeof(tokens) + _STR * len(tokens) + (8 * len(tokens) if chars is None else chars)
 
 
-def grams_bytes(container, n: int) -> int:
-    """Bytes of a set or dict of n-grams (tuples of n shared tokens; for n = 1 the shared tokens)."""
+def grams_bytes(container, n: int, joined: bool = False) -> int:
+    """Bytes of a set or dict of n-grams (tuples of n shared tokens; for n = 1 the shared tokens; with
+    ``joined``, for n >= 2, one new string per n-gram, about 8 characters per token)."""
     size = sys.getsizeof(container)
-    return size if n == 1 else size + len(container) * (_TUPLE + 8 * n)
+    if n == 1:
+        return size
+    return size + len(container) * ((_STR if joined else _TUPLE) + 8 * n)
 
 
 _TUPLE = sys.getsizeof(())  # a tuple without its items (8 bytes each)
@@ -492,13 +495,9 @@ def ngram_set(profile: Profile, n: int) -> tuple[set, bool]:
     tokens = profile.tokens
     grams = profile.derived.get(n)
     if grams is None:
-        if n == 1:
-            grams, nbytes = set(tokens), None
-        else:
-            joined = profile.key[1] in JOINED_NGRAM_TOKENIZERS
-            grams = set(_grams_of(tokens, n, joined))
-            nbytes = sys.getsizeof(grams) + len(grams) * (_STR + 8 * n) if joined else None
-        grams = publish(profile, n, grams, grams_bytes(grams, n) if nbytes is None else nbytes)
+        joined = n > 1 and profile.key[1] in JOINED_NGRAM_TOKENIZERS
+        grams = set(tokens) if n == 1 else set(_grams_of(tokens, n, joined))
+        grams = publish(profile, n, grams, grams_bytes(grams, n, joined))
     # all distinct exactly when there are as many as there are positions (nothing more is kept: a cached
     # (set, flag) pair would be one more object for the garbage collector to walk)
     return grams, len(grams) == max(0, len(tokens) - n + 1)
@@ -509,14 +508,12 @@ def ngram_counter(profile: Profile, n: int) -> Counter:
     counts = profile.derived.get(-n)
     if counts is None:
         tokens = profile.tokens
+        joined = n > 1 and profile.key[1] in JOINED_NGRAM_TOKENIZERS
         if n == 1:
-            counts, nbytes = Counter(tokens), None
-        elif profile.key[1] in JOINED_NGRAM_TOKENIZERS:
-            counts = Counter(_grams_of(tokens, n, True))
-            nbytes = sys.getsizeof(counts) + len(counts) * (_STR + 8 * n)
+            counts = Counter(tokens)
         else:
-            counts, nbytes = order_counts(tokens, n), None
-        counts = publish(profile, -n, counts, grams_bytes(counts, n) if nbytes is None else nbytes)
+            counts = Counter(_grams_of(tokens, n, True)) if joined else order_counts(tokens, n)
+        counts = publish(profile, -n, counts, grams_bytes(counts, n, joined))
     return counts
 
 
