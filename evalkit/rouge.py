@@ -212,12 +212,18 @@ def f_measure(precision: float, recall: float, beta: float = 1.0) -> float:
     """F_beta = (1 + beta^2) P R / (beta^2 P + R); 0 when P and R are both 0.
 
     With beta = 1 this is 2PR / (P + R), computed in the same floating-point steps as rouge-score.
+    F is a weighted harmonic mean of P and R, so it lies between them; for other betas the result is held
+    there, which only matters where the products underflow (beta below about 1e-154, or P or R
+    subnormal: then the formula can give 1.0 for P = 0.75).
     """
     b2 = beta * beta
     denominator = b2 * precision + recall
     if denominator <= 0:
         return 0.0
-    return (1 + b2) * precision * recall / denominator
+    f = (1 + b2) * precision * recall / denominator
+    if beta != 1:
+        f = min(max(f, min(precision, recall)), max(precision, recall))
+    return f
 
 
 def score_stats(stats: RougeStats, *, beta: float = 1.0, variant: str = "") -> RougeScore:

@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from evalkit import bleu
@@ -284,6 +284,7 @@ def test_betas_whose_square_overflows_are_refused(beta):
 
 @settings(max_examples=200, deadline=None)
 @given(p=st.floats(0, 1), r=st.floats(0, 1), beta=st.floats(min_value=1e-300, max_value=1e150))
+@example(p=0.75, r=5e-324, beta=1e-300)  # found by hypothesis: beta ** 2 and P * R underflowed, F came out 1.0
 def test_property_f_measure_is_between_precision_and_recall_for_any_allowed_beta(p, r, beta):
     f = rouge.f_measure(p, r, beta)
     assert 0 <= f <= 1
