@@ -26,7 +26,6 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from .tokenize import cached_functions, get_tokenizer, stem, tokenize_13a_fast, tokenize_rouge_score_fast
 
@@ -44,6 +43,9 @@ class CacheInfo:
     entries: int
     nbytes: int | None
     budget: int | None
+
+
+_MISSING = object()  # what a cache lookup finds when nothing is kept (None can be a value)
 
 
 class BoundedCache:
@@ -69,18 +71,21 @@ class BoundedCache:
         self.name = name
         self.budget = budget
         self.largest_share = largest_share
-        self._entries: OrderedDict = OrderedDict()  # key -> [value, approximate bytes], oldest first
+        # key -> value, oldest first; and key -> approximate bytes.  Two dicts rather than one of [value,
+        # bytes] pairs: a pair per entry would be one more object for Python's garbage collector to walk.
+        self._values: OrderedDict = OrderedDict()
+        self._sizes: dict = {}
         self._nbytes = 0
         self._lock = threading.Lock()
 
     def get(self, key, default=None):
         """The value kept under ``key`` (now the most recently used), or ``default``."""
         with self._lock:
-            entry = self._entries.get(key)
-            if entry is None:
+            value = self._values.get(key, _MISSING)
+            if value is _MISSING:
                 return default
-            self._entries.move_to_end(key)
-            return entry[0]
+            self._values.move_to_end(key)
+            return value
 
     def put(self, key, value, nbytes: int):
         """Keep ``value`` under ``key``, counted as ``nbytes`` bytes, and return it.  A value larger than
@@ -88,11 +93,10 @@ class BoundedCache:
         if nbytes > self.budget * self.largest_share:
             return value
         with self._lock:
-            old = self._entries.pop(key, None)
-            if old is not None:
-                self._nbytes -= old[1]
-            self._entries[key] = [value, nbytes]
-            self._nbytes += nbytes
+            self._nbytes += nbytes - self._sizes.get(key, 0)
+            self._values.pop(key, None)  # a key put again becomes the most recently used
+            self._values[key] = value
+            self._sizes[key] = nbytes
             if self._nbytes > self.budget:
                 self._shrink()
         return value
@@ -101,35 +105,36 @@ class BoundedCache:
         """Count ``nbytes`` more for the entry ``key`` if it still holds ``value`` (something derived
         from the value was kept with it); evict as needed, the entry itself too if it got too large."""
         with self._lock:
-            entry = self._entries.get(key)
-            if entry is None or entry[0] is not value:
+            if self._values.get(key, _MISSING) is not value:
                 return
-            entry[1] += nbytes
+            size = self._sizes[key] = self._sizes[key] + nbytes
             self._nbytes += nbytes
-            if entry[1] > self.budget * self.largest_share:
-                del self._entries[key]
-                self._nbytes -= entry[1]
+            if size > self.budget * self.largest_share:
+                del self._values[key]
+                del self._sizes[key]
+                self._nbytes -= size
             if self._nbytes > self.budget:
                 self._shrink()
 
     def _shrink(self) -> None:
-        while self._nbytes > self.budget and self._entries:
-            _, (_, nbytes) = self._entries.popitem(last=False)
-            self._nbytes -= nbytes
+        while self._nbytes > self.budget and self._values:
+            key, _ = self._values.popitem(last=False)
+            self._nbytes -= self._sizes.pop(key)
 
     def clear(self) -> None:
         """Forget every entry."""
         with self._lock:
-            self._entries.clear()
+            self._values.clear()
+            self._sizes.clear()
             self._nbytes = 0
 
     def info(self) -> CacheInfo:
         """Entries, approximate bytes and budget."""
         with self._lock:
-            return CacheInfo(len(self._entries), self._nbytes, self.budget)
+            return CacheInfo(len(self._values), self._nbytes, self.budget)
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._values)
 
 
 # Approximate sizes, from sys.getsizeof of the containers and what only they hold, in constant time (a
@@ -437,49 +442,68 @@ def reference_index(references, tokenize: str, lowercase: bool, max_order: int) 
 # Text profiles: the tokens of a text and what is derived from them, cached by text
 # --------------------------------------------------------------------------------------------------------
 # Scoring several ROUGE variants of many pairs, the same text (a source against each of its corrections)
-# would be tokenized and counted again and again: a profile keeps its tokens, n-gram sets and counts and
-# LCS bit masks, each computed the first time it is asked for.
+# would be tokenized and counted again and again: a profile keeps its tokens, n-gram counts and LCS bit
+# masks, each computed the first time it is asked for.
+#
+# Scoring thousands of short pairs once, Python's garbage collector costs as much as the counting if every
+# pair leaves many container objects behind, so a profile is built from few of them: the profile itself is
+# the dict of what is derived, and an n-gram table is a plain dict of counts (no separate set), with
+# strings for keys where it can (a dict holding only strings and numbers is not tracked by the collector).
 
 
 PROFILE_BUDGET = 512 * MB
 _PROFILES = BoundedCache("text profiles", PROFILE_BUDGET)
 
 
-class Profile(NamedTuple):
-    """A text's ``tokens``, a dict of what is ``derived`` from them (filled as asked), and its cache ``key``."""
+class Profile(dict):
+    """A text's ``tokens`` and its cache ``key`` (attributes), and, as dict items, what is derived from
+    the tokens, each kept the first time it is asked for: ``profile[n]`` the counts of its n-grams (see
+    :func:`ngram_counts`), ``profile["masks"]`` its LCS bit masks."""
 
-    tokens: tuple[str, ...]
-    derived: dict
-    key: tuple
+    __slots__ = ("tokens", "key")
+
+    def __init__(self, tokens: tuple[str, ...], key: tuple):
+        super().__init__()
+        self.tokens = tokens
+        self.key = key
 
 
-def text_profile(text: str, tokenize: str, stemmer: bool) -> Profile:
+def text_profile(text: str, tokenize: str, stemmer: bool, orders: Sequence[int] = (), masks: bool = False) -> Profile:
     """The :class:`Profile` of a text, cached by text, tokenizer and stemming (up to ``PROFILE_BUDGET``
-    bytes, derived n-grams and masks included)."""
+    bytes, derived n-grams and masks included).  A profile made now comes with the n-gram counts of
+    ``orders`` and (``masks``) its LCS masks: built before any other thread can see it and counted in one
+    step, instead of being published one by one (:func:`publish`) as they are asked for."""
     key = (text, tokenize, stemmer)
     profile = _PROFILES.get(key)
     if profile is None:
         tokens = tokenize_rouge_score_fast(text) if tokenize == "rouge-score" else get_tokenizer(tokenize)(text)
-        profile = Profile(tuple(map(stem, tokens)) if stemmer else tuple(tokens), {}, key)
-        nbytes = sys.getsizeof(profile) + sys.getsizeof(key) + sys.getsizeof(text) + tokens_bytes(profile.tokens, len(text))
-        _PROFILES.put(key, profile, nbytes + sys.getsizeof(profile.derived))
+        tokens = tuple(map(stem, tokens)) if stemmer else tuple(tokens)
+        profile = Profile(tokens, key)
+        nbytes = sys.getsizeof(key) + sys.getsizeof(text) + tokens_bytes(tokens, len(text))
+        joined = tokenize in JOINED_NGRAM_TOKENIZERS
+        for n in orders:
+            counts = profile[n] = count_ngrams(tokens, n, joined and n > 1)
+            nbytes += grams_bytes(counts, n, joined and n > 1)
+        if masks and tokens:
+            profile["masks"] = lcs_masks(tokens)
+            nbytes += masks_bytes(profile["masks"])
+        _PROFILES.put(key, profile, nbytes + sys.getsizeof(profile))
     return profile
 
 
 def publish(profile: Profile, what, value, nbytes: int):
-    """Keep ``value`` (built, finished, by the caller) as ``profile.derived[what]`` and count its
-    ``nbytes`` in the profile's cache entry; return what is kept there.  One step (setdefault): another
-    thread sees the value finished or not at all, and if two threads built it at once both get the first."""
-    kept = profile.derived.setdefault(what, value)
+    """Keep ``value`` (built, finished, by the caller) as ``profile[what]`` and count its ``nbytes`` in
+    the profile's cache entry; return what is kept there.  One step (setdefault): another thread sees the
+    value finished or not at all, and if two threads built it at once both get the first."""
+    kept = profile.setdefault(what, value)
     if kept is value:
         _PROFILES.grow(profile.key, profile, nbytes)
     return kept
 
 
 # rouge-score's tokens are runs of [a-z0-9] (stemmed or not), so they never hold a space: for them an
-# n-gram is kept as its tokens joined by spaces, one string.  Strings are not tracked by Python's garbage
-# collector, tuples are: with thousands of cached n-grams, tuples made every collection slower (a quarter
-# of the time of scoring many short pairs once).  Other tokenizers keep tuples of tokens.
+# n-gram is kept as its tokens joined by spaces, one string (strings are not tracked by the garbage
+# collector, tuples are until it has looked at them once).  Other tokenizers keep tuples of tokens.
 JOINED_NGRAM_TOKENIZERS = frozenset({"rouge-score"})
 
 
@@ -489,41 +513,35 @@ def _grams_of(tokens, n: int, joined: bool):
     return map(" ".join, grams) if joined else grams
 
 
-def ngram_set(profile: Profile, n: int) -> tuple[set, bool]:
-    """(the distinct n-grams of a profile, whether every n-gram occurs just once).  For n >= 2 an n-gram
-    is a tuple of tokens, or a space-joined string for the tokenizers in ``JOINED_NGRAM_TOKENIZERS``."""
-    tokens = profile.tokens
-    grams = profile.derived.get(n)
-    if grams is None:
-        joined = n > 1 and profile.key[1] in JOINED_NGRAM_TOKENIZERS
-        grams = set(tokens) if n == 1 else set(_grams_of(tokens, n, joined))
-        grams = publish(profile, n, grams, grams_bytes(grams, n, joined))
-    # all distinct exactly when there are as many as there are positions (nothing more is kept: a cached
-    # (set, flag) pair would be one more object for the garbage collector to walk)
-    return grams, len(grams) == max(0, len(tokens) - n + 1)
-
-
-def ngram_counter(profile: Profile, n: int) -> Counter:
-    """The n-gram counts of a profile (n-grams as in :func:`ngram_set`)."""
-    counts = profile.derived.get(-n)
-    if counts is None:
-        tokens = profile.tokens
-        joined = n > 1 and profile.key[1] in JOINED_NGRAM_TOKENIZERS
-        if n == 1:
-            counts = Counter(tokens)
-        else:
-            counts = Counter(_grams_of(tokens, n, True)) if joined else order_counts(tokens, n)
-        counts = publish(profile, -n, counts, grams_bytes(counts, n, joined))
+def count_ngrams(tokens: tuple[str, ...], n: int, joined: bool) -> dict:
+    """The counts of the n-grams of ``tokens`` (as tuples, or ``joined`` space-joined strings), in a plain
+    dict: the C loop behind Counter without a Counter."""
+    counts: dict = {}
+    _count_elements(counts, tokens if n == 1 else _grams_of(tokens, n, joined))
     return counts
+
+
+def ngram_counts(profile: Profile, n: int) -> tuple[dict, bool]:
+    """(the counts of a profile's n-grams, whether every n-gram occurs just once).  For n = 1 an n-gram is
+    a token; for n >= 2 a tuple of tokens, or a space-joined string for the tokenizers in
+    ``JOINED_NGRAM_TOKENIZERS``."""
+    tokens = profile.tokens
+    counts = profile.get(n)
+    if counts is None:
+        joined = n > 1 and profile.key[1] in JOINED_NGRAM_TOKENIZERS
+        counts = count_ngrams(tokens, n, joined)
+        counts = publish(profile, n, counts, grams_bytes(counts, n, joined))
+    # all distinct exactly when there are as many as there are positions (computed, not kept: a cached
+    # (counts, flag) pair would be one more object for the garbage collector to walk)
+    return counts, len(counts) == max(0, len(tokens) - n + 1)
 
 
 def ngram_hits(hyp_profile, ref_profile, n: int) -> int:
     """Clipped n-gram matches of two profiles: sum over shared n-grams of min(count in each)."""
-    (h_set, h_once), (r_set, r_once) = ngram_set(hyp_profile, n), ngram_set(ref_profile, n)
-    shared = h_set & r_set
+    (h, h_once), (r, r_once) = ngram_counts(hyp_profile, n), ngram_counts(ref_profile, n)
+    shared = h.keys() & r.keys()
     if h_once or r_once:  # every min(count in hyp, count in ref) is 1
         return len(shared)
-    h, r = ngram_counter(hyp_profile, n), ngram_counter(ref_profile, n)
     return sum(map(min, map(h.__getitem__, shared), map(r.__getitem__, shared)))
 
 
@@ -532,9 +550,10 @@ def ngram_hits(hyp_profile, ref_profile, n: int) -> int:
 # --------------------------------------------------------------------------------------------------------
 def lcs_masks(tokens: Sequence[str]) -> dict:
     """Bit masks of the bit-parallel LCS: bit i of masks[token] is set where tokens[i] == token."""
-    masks: dict = {}
-    for i, tok in enumerate(tokens):
-        masks[tok] = masks.get(tok, 0) | (1 << i)
+    masks = {tok: 1 << i for i, tok in enumerate(tokens)}  # in C: one bit per token, its last position
+    if len(masks) < len(tokens):  # some token occurs more than once: set the bits of every position
+        for i, tok in enumerate(tokens):
+            masks[tok] |= 1 << i
     return masks
 
 
@@ -572,7 +591,7 @@ def profile_lcs_length(hyp_profile: Profile, ref_profile: Profile) -> int:
     hyp, ref = hyp_profile.tokens, ref_profile.tokens
     if not hyp or not ref:
         return 0
-    masks = ref_profile.derived.get("masks")
+    masks = ref_profile.get("masks")
     if masks is None:
         masks = lcs_masks(ref)
         masks = publish(ref_profile, "masks", masks, masks_bytes(masks))

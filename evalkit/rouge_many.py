@@ -3,7 +3,7 @@
 The readable per-pair functions of :mod:`evalkit.rouge` tokenize both texts for every call and every
 variant.  Scoring several variants of thousands of pairs, the same text (a source against each of its
 corrections) would be tokenized and counted again and again.  Here each text becomes a cached *profile*
-(:func:`evalkit.fast.text_profile`: its tokens, n-gram sets and counts, LCS bit masks), and every variant
+(:func:`evalkit.fast.text_profile`: its tokens, n-gram counts, LCS bit masks), and every variant
 of a pair is scored from the two profiles.  The tests prove the numbers equal :func:`evalkit.rouge.rouge_n`
 and :func:`evalkit.rouge.rouge_l`.
 
@@ -35,7 +35,7 @@ def frozen(cls, **fields):
 
 def pair_stats(hyp, ref, variant: str) -> tuple[int, int, int]:
     """(hits, hypothesis units, reference units) of two profiles, for ``"rouge<n>"`` or ``"rougeL"``."""
-    h_tokens, r_tokens = hyp[0], ref[0]
+    h_tokens, r_tokens = hyp.tokens, ref.tokens
     if variant == "rougeL":
         return profile_lcs_length(hyp, ref), len(h_tokens), len(r_tokens)
     n = int(variant[5:])
@@ -61,6 +61,13 @@ def _check_variants(variants: Any) -> tuple[str, ...]:
     return tuple(variants)
 
 
+def _needs(variants: tuple[str, ...]) -> tuple[tuple[int, ...], bool]:
+    """(the n-gram orders, whether LCS masks are needed) to score ``variants`` from two profiles."""
+    if variants is DEFAULT_VARIANTS:
+        return (1, 2), True
+    return tuple(sorted({int(v[5:]) for v in variants if v != "rougeL"})), "rougeL" in variants
+
+
 def _scores_of_profiles(hyp, refs, variants, beta, aggregation, known_hits=None) -> dict[str, RougeScore]:
     out = {}
     new, put = object.__new__, object.__setattr__
@@ -69,7 +76,7 @@ def _scores_of_profiles(hyp, refs, variants, beta, aggregation, known_hits=None)
             if known_hits and variant in known_hits:  # counted already, for the whole list at once
                 n = int(variant[5:])
                 hits = known_hits[variant]
-                hyp_total, ref_total = max(0, len(hyp[0]) - n + 1), max(0, len(refs[0][0]) - n + 1)
+                hyp_total, ref_total = max(0, len(hyp.tokens) - n + 1), max(0, len(refs[0].tokens) - n + 1)
             else:
                 hits, hyp_total, ref_total = pair_stats(hyp, refs[0], variant)
             precision = hits / hyp_total if hyp_total > 0 else 0.0
@@ -119,8 +126,9 @@ def rouge_scores(
     check_options(stemmer, tokenize, beta, aggregation)
     hypothesis, references = check_inputs(hypothesis, references)
     variants = _check_variants(variants)
-    hyp = text_profile(hypothesis, tokenize, stemmer)
-    refs = [text_profile(r, tokenize, stemmer) for r in references]
+    orders, lcs = _needs(variants)
+    hyp = text_profile(hypothesis, tokenize, stemmer, orders)
+    refs = [text_profile(r, tokenize, stemmer, orders, lcs) for r in references]
     return _scores_of_profiles(hyp, refs, variants, beta, aggregation)
 
 
@@ -155,15 +163,17 @@ def rouge_scores_many(
     if not simple:
         for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
             check_inputs(hyp, refs, where=f"[{i}]")
-    hyp_profiles = [text_profile(h, tokenize, stemmer) for h in hypotheses]
-    ref_profiles = [[text_profile(r, tokenize, stemmer) for r in refs] for refs in references]
+    orders, lcs = _needs(variants)
+    one_reference = all(len(refs) == 1 for refs in references)
+    counted = () if one_reference else orders  # with one reference each, the hits come from an index (below)
+    hyp_profiles = [text_profile(h, tokenize, stemmer, counted) for h in hypotheses]
+    ref_profiles = [[text_profile(r, tokenize, stemmer, counted, lcs) for r in refs] for refs in references]
     known: list[dict[str, int]] = [{} for _ in hyp_profiles]
-    orders = sorted({int(v[5:]) for v in variants if v != "rougeL"})
-    if orders and all(len(refs) == 1 for refs in ref_profiles):
+    if orders and one_reference:
         # One reference per segment: ROUGE-N's hits are BLEU's clipped matches against that reference,
         # counted for the whole list at once with integer n-gram ids (evalkit.fast.ReferenceIndex).
-        index = ReferenceIndex([(refs[0][0],) for refs in ref_profiles], max(orders))
-        per_order = index.matches([p[0] for p in hyp_profiles], per_segment=True)
+        index = ReferenceIndex([(refs[0].tokens,) for refs in ref_profiles], max(orders))
+        per_order = index.matches([p.tokens for p in hyp_profiles], per_segment=True)
         for n in orders:
             for seen, hits in zip(known, per_order[n - 1].tolist()):
                 seen[f"rouge{n}"] = hits
