@@ -138,7 +138,7 @@ class BoundedCache:
 
 
 # Approximate sizes, from sys.getsizeof of the containers and what only they hold, in constant time (a
-# cache must not spend on measuring what it saves).  Strings shared with other structures (an n-gram set
+# cache must not spend on measuring what it saves).  Strings shared with other structures (an n-gram table
 # holds the tokens' own strings) are not counted again.
 _STR = sys.getsizeof("")  # a str object without its characters (an ASCII character takes one byte more)
 
