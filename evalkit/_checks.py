@@ -29,6 +29,8 @@ def check_text(value: Any, what: str) -> None:
     """A text is a string or a sequence of string tokens."""
     if isinstance(value, str):
         return
+    if (type(value) is list or type(value) is tuple) and set(map(type, value)) <= {str}:
+        return  # the common case, checked by a loop in C; anything else is looked at token by token below
     if value is None:
         raise TypeError(f"{what} is None; expected a string or a sequence of string tokens")
     if isinstance(value, (bytes, bytearray)):

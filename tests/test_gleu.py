@@ -471,9 +471,40 @@ def test_google_bleu_equals_nltk_on_jfleg(jfleg_test, orders):
         ours = google_bleu.sentence_google_bleu(h, rs, min_order=lo, max_order=hi).score
         theirs = gleu_score.sentence_gleu(rs, h, min_len=lo, max_len=hi)  # NLTK: references first
         assert math.isclose(ours, theirs, rel_tol=0, abs_tol=1e-12)
-    ours = google_bleu.corpus_google_bleu(hyps, refs, min_order=lo, max_order=hi).score
     theirs = gleu_score.corpus_gleu(refs, hyps, min_len=lo, max_len=hi)
-    assert math.isclose(ours, theirs, rel_tol=0, abs_tol=1e-12)
+    for fast in (True, False):
+        ours = google_bleu.corpus_google_bleu(hyps, refs, min_order=lo, max_order=hi, fast=fast).score
+        assert math.isclose(ours, theirs, rel_tol=0, abs_tol=1e-12)
+
+
+@pytest.mark.parametrize("orders", [(1, 4), (2, 3), (3, 3), (1, 6)])
+def test_google_bleu_fast_statistics_equal_readable_on_jfleg(jfleg_test, orders):
+    lo, hi = orders
+    hyps = [s.split() for s in perturb(jfleg_test.sources, 12)]
+    refs = [[r.split() for r in rs] for rs in jfleg_test.references]
+    for h, rs in zip(hyps, refs):
+        assert google_bleu.google_bleu_stats_fast(h, rs, lo, hi) == google_bleu.google_bleu_stats(h, rs, lo, hi)
+    fast = google_bleu.corpus_google_bleu(hyps, refs, min_order=lo, max_order=hi)
+    readable = google_bleu.corpus_google_bleu(hyps, refs, min_order=lo, max_order=hi, fast=False)
+    assert fast.stats == readable.stats and fast.score == readable.score
+
+
+_small_text = st.lists(st.sampled_from("abc"), max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    corpus=st.lists(st.tuples(_small_text, st.lists(_small_text, min_size=1, max_size=3)), min_size=1, max_size=4),
+    lo=st.integers(1, 4),
+    extra=st.integers(0, 2),
+)
+def test_property_google_bleu_fast_equals_readable(corpus, lo, extra):
+    """Repeated n-grams on both sides, empty texts, ties between references: the same statistics."""
+    hyps, refs = [h for h, _ in corpus], [rs for _, rs in corpus]
+    for h, rs in corpus:
+        assert google_bleu.google_bleu_stats_fast(h, rs, lo, lo + extra) == google_bleu.google_bleu_stats(h, rs, lo, lo + extra)
+    fast = google_bleu.corpus_google_bleu(hyps, refs, min_order=lo, max_order=lo + extra)
+    assert fast == google_bleu.corpus_google_bleu(hyps, refs, min_order=lo, max_order=lo + extra, fast=False)
 
 
 def test_google_bleu_strings_are_split_on_spaces_and_equal_nltk_tokens(jfleg_dev):
@@ -532,6 +563,7 @@ def test_google_bleu_by_hand():
         (lambda: google_bleu.corpus_google_bleu(["a"], [["a"], ["b"]]), ValueError, "lengths differ"),
         (lambda: google_bleu.corpus_google_bleu(["a"], [None]), TypeError, "references[0] is None"),
         (lambda: google_bleu.corpus_google_bleu(["a"], [["a"]], tokenize="bpe"), ValueError, "tokenizer"),
+        (lambda: google_bleu.corpus_google_bleu(["a"], [["a"]], fast="no"), TypeError, "fast must be True or False"),
     ],
 )
 def test_bad_input(call, error, message):
