@@ -58,8 +58,9 @@ def browser_test_required() -> bool:
     return os.environ.get("CI", "").lower() == "true" or os.environ.get("EVALKIT_REQUIRE_BROWSER") == "1"
 
 
-@pytest.fixture(scope="module")
-def chromium() -> str:
+def require_chromium(what: str) -> str:
+    """The Chromium binary for the browser test of ``what``, or a skip saying why it cannot run (a failure
+    where the browser test is required)."""
     problem = None
     if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
         problem = f"Chromium not found at {CHROMIUM}"
@@ -72,7 +73,12 @@ def chromium() -> str:
         return CHROMIUM
     if browser_test_required():
         pytest.fail(f"{problem}; the browser test is mandatory in CI: {HOW_TO_ENABLE}", pytrace=False)
-    pytest.skip(f"{problem}: the real-browser test of notebook 08 is skipped; to enable it, {HOW_TO_ENABLE}")
+    pytest.skip(f"{problem}: the browser test of {what} is skipped; to enable it, {HOW_TO_ENABLE}")
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    return require_chromium("notebook 08 in JupyterLab")
 
 
 def free_port() -> int:

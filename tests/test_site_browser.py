@@ -8,10 +8,8 @@ EVALKIT_REQUIRE_BROWSER=1.
 
 from __future__ import annotations
 
-import os
-
 import pytest
-from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, HOW_TO_ENABLE, browser_test_required
+from test_browser import ARTIFACTS, CHROMIUM_ARGS, require_chromium
 
 from tools import lessons, site
 
@@ -20,19 +18,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def chromium() -> str:
-    problem = None
-    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
-        problem = f"Chromium not found at {CHROMIUM}"
-    else:
-        try:
-            import playwright.sync_api  # noqa: F401
-        except ImportError:
-            problem = "the playwright package is not installed (it is pinned in requirements.txt: run `make install`)"
-    if problem is None:
-        return CHROMIUM
-    if browser_test_required():
-        pytest.fail(f"{problem}; the browser test is mandatory in CI: {HOW_TO_ENABLE}", pytrace=False)
-    pytest.skip(f"{problem}: the browser test of the static site is skipped; to enable it, {HOW_TO_ENABLE}")
+    return require_chromium("the static site")
 
 
 def png_outputs(nb) -> int:
