@@ -75,6 +75,7 @@ from __future__ import annotations
 import functools
 import math
 import numbers
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -212,16 +213,16 @@ def f_measure(precision: float, recall: float, beta: float = 1.0) -> float:
     """F_beta = (1 + beta^2) P R / (beta^2 P + R); 0 when P and R are both 0.
 
     With beta = 1 this is 2PR / (P + R), computed in the same floating-point steps as rouge-score.
-    F is a weighted harmonic mean of P and R, so it lies between them; for other betas the result is held
-    there, which only matters where the products underflow (beta below about 1e-154, or P or R
-    subnormal: then the formula can give 1.0 for P = 0.75).
+    F is a weighted harmonic mean of P and R, so it lies between them.  Where beta ** 2 or a product
+    underflows (beta below about 1e-154, or P and R near the smallest float) the formula can leave that
+    range (it gave 1.0 for P = 0.75, R = 5e-324, beta = 1e-300), and the result is held in it.
     """
     b2 = beta * beta
     denominator = b2 * precision + recall
     if denominator <= 0:
         return 0.0
     f = (1 + b2) * precision * recall / denominator
-    if beta != 1:
+    if precision > 0 and recall > 0 and min(b2, precision * recall, b2 * precision) < sys.float_info.min:
         f = min(max(f, min(precision, recall)), max(precision, recall))
     return f
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numbers
 import re
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -135,10 +136,21 @@ def _micro_scores(summed, weight: float, beta: float):
     with np.errstate(divide="ignore", invalid="ignore"):
         p = np.where(hyp_total > 0, (hits / np.where(hyp_total > 0, hyp_total, 1)) ** (1 / weight), 0.0)
         r = np.where(ref_total > 0, (hits / np.where(ref_total > 0, ref_total, 1)) ** (1 / weight), 0.0)
+        f = f_measure_rows(p, r, beta)
+    return np.stack([p, r, f], axis=1)
+
+
+def f_measure_rows(p, r, beta: float):
+    """:func:`evalkit.rouge.f_measure` of numpy arrays of precisions and recalls, in the same floating-point
+    steps (so the same floats), held between P and R where beta ** 2 or a product underflows."""
+    import numpy as np
+
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
         b2 = beta * beta
         den = b2 * p + r
         f = np.where(den > 0, (1 + b2) * p * r / np.where(den > 0, den, 1), 0.0)
-    return np.stack([p, r, f], axis=1)
+        underflow = (p > 0) & (r > 0) & (np.minimum(np.minimum(b2, p * r), b2 * p) < sys.float_info.min)
+    return np.where(underflow, np.clip(f, np.minimum(p, r), np.maximum(p, r)), f)
 
 
 def bootstrap_interval(segments: Sequence[RougeScore], average: str = "mean", *, n_samples: int = 1000,
@@ -221,4 +233,4 @@ def corpus_rouge(
 
 
 __all__ = ["AVERAGES", "BootstrapInterval", "RougeCorpusResult", "bootstrap_interval", "check_confidence",
-           "check_segment_scores", "corpus_rouge", "get_scorer", "segment_scores"]
+           "check_segment_scores", "corpus_rouge", "f_measure_rows", "get_scorer", "segment_scores"]

@@ -623,10 +623,7 @@ def _rouge_score_rows(rows: np.ndarray, options: dict, float32: bool) -> np.ndar
     r = np.where(ref_total > 0, hits / np.where(ref_total > 0, ref_total, 1), 0.0)
     if measure != "fmeasure":
         return p if measure == "precision" else r
-    beta = float(sentence_options.get("beta", 1.0))
-    b2 = beta * beta
-    denominator = b2 * p + r
-    return np.where(denominator > 0, (1 + b2) * p * r / np.where(denominator > 0, denominator, 1), 0.0)
+    return rouge_corpus.f_measure_rows(p, r, float(sentence_options.get("beta", 1.0)))
 
 
 register_metric(MetricAdapter("rouge", ROUGE_OPTIONS, _rouge_statistics, _rouge_score, _rouge_score_rows))
