@@ -215,14 +215,15 @@ def f_measure(precision: float, recall: float, beta: float = 1.0) -> float:
     With beta = 1 this is 2PR / (P + R), computed in the same floating-point steps as rouge-score.
     F is a weighted harmonic mean of P and R, so it lies between them.  Where beta ** 2 or a product
     underflows (beta below about 1e-154, or P and R near the smallest float) the formula can leave that
-    range (it gave 1.0 for P = 0.75, R = 5e-324, beta = 1e-300), and the result is held in it.
+    range (it gave 1.0 for P = 0.75, R = 5e-324, beta = 1e-300), and for betas other than 1 the result is
+    held in it (with beta = 1 it cannot rise above max(P, R)).
     """
     b2 = beta * beta
     denominator = b2 * precision + recall
     if denominator <= 0:
         return 0.0
     f = (1 + b2) * precision * recall / denominator
-    if precision > 0 and recall > 0 and min(b2, precision * recall, b2 * precision) < sys.float_info.min:
+    if beta != 1 and precision > 0 and recall > 0 and min(b2, precision * recall, b2 * precision) < sys.float_info.min:
         f = min(max(f, min(precision, recall)), max(precision, recall))
     return f
 

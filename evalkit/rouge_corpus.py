@@ -142,13 +142,15 @@ def _micro_scores(summed, weight: float, beta: float):
 
 def f_measure_rows(p, r, beta: float):
     """:func:`evalkit.rouge.f_measure` of numpy arrays of precisions and recalls, in the same floating-point
-    steps (so the same floats), held between P and R where beta ** 2 or a product underflows."""
+    steps (so the same floats), held between P and R, as there, where beta ** 2 or a product underflows."""
     import numpy as np
 
     with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
         b2 = beta * beta
         den = b2 * p + r
         f = np.where(den > 0, (1 + b2) * p * r / np.where(den > 0, den, 1), 0.0)
+        if beta == 1:
+            return f
         underflow = (p > 0) & (r > 0) & (np.minimum(np.minimum(b2, p * r), b2 * p) < sys.float_info.min)
     return np.where(underflow, np.clip(f, np.minimum(p, r), np.maximum(p, r)), f)
 
