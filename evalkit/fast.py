@@ -238,9 +238,12 @@ def _count_references(references, max_order):
     return tuple(len(r) for r in references), pooled
 
 
-def clipped_total(hyp: Counter, ref: Counter) -> int:
-    """sum over shared n-grams of min(hyp count, ref count), with the loops in C."""
+def clipped_total(hyp: dict, ref: dict, once: bool = False) -> int:
+    """sum over shared n-grams of min(hyp count, ref count), with the loops in C.  With ``once`` (every
+    n-gram occurs once on at least one side) each minimum is 1: the number of shared n-grams."""
     shared = hyp.keys() & ref.keys()
+    if once:
+        return len(shared)
     return sum(map(min, map(hyp.__getitem__, shared), map(ref.__getitem__, shared)))
 
 
@@ -253,13 +256,33 @@ except ImportError:  # pragma: no cover - other Python implementations
             mapping[item] = mapping.get(item, 0) + 1
 
 
+# rouge-score's tokens are runs of [a-z0-9] (stemmed or not), so they never hold a space: for them an
+# n-gram is kept as its tokens joined by spaces, one string (strings are not tracked by the garbage
+# collector, tuples are until it has looked at them once).  Other tokenizers keep tuples of tokens.
+JOINED_NGRAM_TOKENIZERS = frozenset({"rouge-score"})
+
+
+def _grams_of(tokens, n: int, joined: bool):
+    """The n-grams of ``tokens`` in order, as tuples or (``joined``) as space-joined strings."""
+    grams = zip(tokens, tokens[1:]) if n == 2 else zip(*[tokens[i:] for i in range(n)])
+    return map(" ".join, grams) if joined else grams
+
+
+def count_ngrams(tokens: tuple[str, ...], n: int, joined: bool) -> dict:
+    """The counts of the n-grams of ``tokens`` (as tuples, or ``joined`` space-joined strings), in a plain
+    dict: the C loop behind Counter without a Counter."""
+    counts: dict = {}
+    _count_elements(counts, tokens if n == 1 else _grams_of(tokens, n, joined))
+    return counts
+
+
 def counts_and_once(tokens: Sequence[str], max_order: int) -> list[tuple[dict, bool]]:
-    """Per order 1..max_order: the n-gram counts (n-grams as tuples, in a plain dict) and whether every
-    n-gram occurs once (then a sum of minima is just the size of a set intersection)."""
+    """Per order 1..max_order: the n-gram counts (:func:`count_ngrams`, n-grams as tuples; for n = 1 the
+    tokens) and whether every n-gram occurs once (then a sum of minima is just the size of a set
+    intersection: :func:`clipped_total` with ``once``)."""
     out = []
     for n in range(1, max_order + 1):
-        counts: dict = {}
-        _count_elements(counts, zip(*[tokens[i:] for i in range(n)]))
+        counts = count_ngrams(tokens, n, False)
         out.append((counts, len(counts) == max(0, len(tokens) - n + 1)))
     return out
 
@@ -480,10 +503,10 @@ def text_profile(text: str, tokenize: str, stemmer: bool, orders: Sequence[int] 
         tokens = tuple(map(stem, tokens)) if stemmer else tuple(tokens)
         profile = Profile(tokens, key)
         nbytes = sys.getsizeof(key) + sys.getsizeof(text) + tokens_bytes(tokens, len(text))
-        joined = tokenize in JOINED_NGRAM_TOKENIZERS
         for n in orders:
-            counts = profile[n] = count_ngrams(tokens, n, joined and n > 1)
-            nbytes += grams_bytes(counts, n, joined and n > 1)
+            joined = n > 1 and tokenize in JOINED_NGRAM_TOKENIZERS
+            counts = profile[n] = count_ngrams(tokens, n, joined)
+            nbytes += grams_bytes(counts, n, joined)
         if masks and tokens:
             profile["masks"] = lcs_masks(tokens)
             nbytes += masks_bytes(profile["masks"])
@@ -499,26 +522,6 @@ def publish(profile: Profile, what, value, nbytes: int):
     if kept is value:
         _PROFILES.grow(profile.key, profile, nbytes)
     return kept
-
-
-# rouge-score's tokens are runs of [a-z0-9] (stemmed or not), so they never hold a space: for them an
-# n-gram is kept as its tokens joined by spaces, one string (strings are not tracked by the garbage
-# collector, tuples are until it has looked at them once).  Other tokenizers keep tuples of tokens.
-JOINED_NGRAM_TOKENIZERS = frozenset({"rouge-score"})
-
-
-def _grams_of(tokens, n: int, joined: bool):
-    """The n-grams of ``tokens`` in order, as tuples or (``joined``) as space-joined strings."""
-    grams = zip(tokens, tokens[1:]) if n == 2 else zip(*[tokens[i:] for i in range(n)])
-    return map(" ".join, grams) if joined else grams
-
-
-def count_ngrams(tokens: tuple[str, ...], n: int, joined: bool) -> dict:
-    """The counts of the n-grams of ``tokens`` (as tuples, or ``joined`` space-joined strings), in a plain
-    dict: the C loop behind Counter without a Counter."""
-    counts: dict = {}
-    _count_elements(counts, tokens if n == 1 else _grams_of(tokens, n, joined))
-    return counts
 
 
 def ngram_counts(profile: Profile, n: int) -> tuple[dict, bool]:
@@ -539,10 +542,7 @@ def ngram_counts(profile: Profile, n: int) -> tuple[dict, bool]:
 def ngram_hits(hyp_profile, ref_profile, n: int) -> int:
     """Clipped n-gram matches of two profiles: sum over shared n-grams of min(count in each)."""
     (h, h_once), (r, r_once) = ngram_counts(hyp_profile, n), ngram_counts(ref_profile, n)
-    shared = h.keys() & r.keys()
-    if h_once or r_once:  # every min(count in hyp, count in ref) is 1
-        return len(shared)
-    return sum(map(min, map(h.__getitem__, shared), map(r.__getitem__, shared)))
+    return clipped_total(h, r, once=h_once or r_once)
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -118,8 +118,7 @@ def google_bleu_stats_fast(
             continue
         matches = 0
         for (h, h_once), (r, r_once) in zip(hyp, fast.counts_and_once(reference, max_order)[min_order - 1 :]):
-            # an n-gram that occurs once on either side matches once: the shared ones are counted
-            matches += len(h.keys() & r.keys()) if h_once or r_once else fast.clipped_total(h, r)
+            matches += fast.clipped_total(h, r, once=h_once or r_once)
         if best is None or matches / denominator > best.matches / best.denominator:
             best = GoogleBLEUStats(matches, hyp_total, ref_total, denominator)
     return best
