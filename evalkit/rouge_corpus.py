@@ -128,7 +128,7 @@ def check_confidence(confidence: Any) -> float:
 BOOTSTRAP_CHUNK = 2**20  # draws held at once: resamples x segments, at least one resample
 
 
-def _micro_scores(summed, weight: float, beta: float):
+def micro_scores(summed, weight: float, beta: float):
     """(P, R, F) per row of summed (hits, hypothesis units, reference units), as score_stats computes them."""
     import numpy as np
 
@@ -193,7 +193,7 @@ def bootstrap_interval(segments: Sequence[RougeScore], average: str = "mean", *,
         estimates = np.concatenate([table[chunk].mean(axis=1) for chunk in draws])
     else:
         summed = np.concatenate([table[chunk].sum(axis=1) for chunk in draws])
-        estimates = _micro_scores(summed, segments[0].stats.weight, beta)
+        estimates = micro_scores(summed, segments[0].stats.weight, beta)
     tail = (1 - confidence) / 2 * 100
     lo, mid, hi = np.percentile(estimates, [tail, 50, 100 - tail], axis=0)
     return BootstrapInterval(
@@ -235,4 +235,4 @@ def corpus_rouge(
 
 
 __all__ = ["AVERAGES", "BootstrapInterval", "RougeCorpusResult", "bootstrap_interval", "check_confidence",
-           "check_segment_scores", "corpus_rouge", "f_measure_rows", "get_scorer", "segment_scores"]
+           "check_segment_scores", "corpus_rouge", "f_measure_rows", "get_scorer", "micro_scores", "segment_scores"]

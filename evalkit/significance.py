@@ -618,12 +618,8 @@ def _rouge_score_rows(rows: np.ndarray, options: dict, float32: bool) -> np.ndar
     _, average, measure, sentence_options = _rouge_settings(options)
     if average == "mean":
         return np.array([fixed_point_mean(row) for row in rows.tolist()])
-    hits, hyp_total, ref_total = (rows[:, i].astype(np.float64) for i in range(3))
-    p = np.where(hyp_total > 0, hits / np.where(hyp_total > 0, hyp_total, 1), 0.0)
-    r = np.where(ref_total > 0, hits / np.where(ref_total > 0, ref_total, 1), 0.0)
-    if measure != "fmeasure":
-        return p if measure == "precision" else r
-    return rouge_corpus.f_measure_rows(p, r, float(sentence_options.get("beta", 1.0)))
+    scores = rouge_corpus.micro_scores(rows, 1.0, float(sentence_options.get("beta", 1.0)))  # columns P, R, F
+    return scores[:, ROUGE_SCORES.index(measure)]
 
 
 register_metric(MetricAdapter("rouge", ROUGE_OPTIONS, _rouge_statistics, _rouge_score, _rouge_score_rows))
