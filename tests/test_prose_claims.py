@@ -114,11 +114,15 @@ def _cell_text(cell) -> str:
     return text
 
 
+def _asserts(source: str) -> bool:
+    """A cell that checks a number: an ``assert``, or a quoted number checked by ``evalkit.lesson.Quotes``
+    (which asserts on the lesson's own example) or a self-check."""
+    return re.search(r"\bassert\b|\bquote\(|\bcheck_answer\(", source) is not None
+
+
 def _unasserted(path: Path) -> list[tuple[int, str]]:
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    asserting = [
-        _cell_text(c).replace("_", "") for c in cells if c["cell_type"] == "code" and "assert" in "".join(c["source"])
-    ]
+    asserting = [_cell_text(c).replace("_", "") for c in cells if c["cell_type"] == "code" and _asserts("".join(c["source"]))]
     missing = []
     for i, cell in enumerate(cells):
         source = "".join(cell["source"])
@@ -161,3 +165,55 @@ def test_the_tripwire_sees_a_new_unasserted_number(tmp_path):
     path = tmp_path / "99-example.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
     assert _unasserted(path) == [(0, "0.8187")]
+
+
+# ---- attributions -------------------------------------------------------------------------------------------
+# A sentence that attributes something ("published", "the paper", "the documentation", "introduced", a peer
+# library's default) names its exact source in the same sentence: a section, table, figure, page or equation
+# of a paper, a peer library with its version, a file, or a link; or it says the number was computed here.
+ATTRIBUTION = re.compile(
+    r"\b(published|publishes|the paper|the papers|documentation|documented|documents|introduced|proposed|README"
+    r"|(?:NLTK|sacreBLEU|rouge-score|gleu|scipy|ROUGE-1\.5\.5)(?:'s)? default)\b",
+    re.I,
+)
+SOURCE = re.compile(
+    r"§\s*\d|\b[Ss]ection \d|\bTable \d|\b[Ff]ig(?:ure|\.)\s*\d|\bp\.\s*\d|\bEq(?:uation|\.)\s*\(?\d|\]\(https?://"
+    r"|\b(?:NLTK|sacreBLEU|rouge-score|rouge_score|gleu|scipy|nltk|sacrebleu)\s*(?:==|v)?\s*\d+\.\d+"
+    r"|\bcomputed\b|`[\w./-]+\.(?:py|md|pl|txt|tsv)`"
+)
+
+
+def _sentences(markdown: str) -> list[str]:
+    flat = re.sub(r"\s+", " ", re.sub(r"^#+ .*$", " ", markdown, flags=re.M))
+    return re.split(r"(?<=[.!?])\s+(?=[A-Z*(\[])", flat)
+
+
+def _unsourced(path: Path) -> list[tuple[int, str]]:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    found = []
+    for i, cell in enumerate(cells):
+        source = "".join(cell["source"])
+        if cell["cell_type"] != "markdown" or source.startswith("## Further reading"):
+            continue
+        for sentence in _sentences(source):
+            if ATTRIBUTION.search(sentence) and not SOURCE.search(sentence):
+                found.append((i, sentence[:160]))
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_attribution_names_its_source(path):
+    unsourced = _unsourced(path)
+    assert not unsourced, (
+        f"{path.name}: sentences that attribute without naming the exact source (cell index, sentence): {unsourced}. "
+        "Name the paper's section/table, the package and version (and file), or say the number was computed."
+    )
+
+
+def test_the_attribution_tripwire_sees_an_unsourced_claim(tmp_path):
+    notebook = {"cells": [{"cell_type": "markdown", "source": [
+        "The published score is 38.21. Napoles et al. (2016, Table 3) published 38.21. ",
+        "sacreBLEU 2.6.0's documentation shows it. The paper says so."]}]}
+    path = tmp_path / "99-example.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    assert [s for _, s in _unsourced(path)] == ["The published score is 38.21.", "The paper says so."]

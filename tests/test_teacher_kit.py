@@ -86,6 +86,18 @@ def test_student_edition_of_a_tiny_lesson():
     assert [c.id for c in student.cells] == [c.id for i, c in enumerate(original) if i != 6]
 
 
+def test_a_self_checked_solution_becomes_blanks_and_its_checks():
+    source = ('e1 = [clipped(n) for n in (1, 2)]\nassert e1 == [(2, 3), (1, 2)]\nprint(e1)\n'
+              'check_answer(e1, "sha256:0123abcd", hint="clip each n-gram")\n'
+              'e2 = "no"\ncheck_answer(e2,\n             "sha256:4567ef01")')
+    assert exercises.student_cell_source(source) == (
+        'e1 = ...  # your answer here\ne2 = ...  # your answer here\n\n'
+        'check_answer(e1, "sha256:0123abcd", hint="clip each n-gram")\ncheck_answer(e2,\n             "sha256:4567ef01")')
+    assert exercises.student_cell_source("assert x == 3") == exercises.PLACEHOLDER
+    with pytest.raises(ValueError, match="first argument must be a variable name"):
+        exercises.student_cell_source('check_answer(3, "sha256:00")')
+
+
 def test_an_unclosed_answer_is_an_error():
     nb = tiny_lesson()
     nb.cells[3].source = "1. What?\n\n<details><summary>Answer</summary>\n\nforty-two"
@@ -157,7 +169,7 @@ def test_student_edition_has_no_answers_and_keeps_everything_else(lesson):
     for cell in student.cells:
         original = originals[cell.id]
         if exercises.is_solution(original):
-            assert cell.source == exercises.PLACEHOLDER and cell.outputs == []
+            assert cell.source == exercises.student_cell_source(original.source) and cell.outputs == []
         elif exercises.has_answer(original):
             assert cell.source == exercises.remove_answers(original.source)
         else:
@@ -183,6 +195,71 @@ def test_solution_cells_belong_to_answered_exercises(lesson):
     path, nb = lesson
     if any(exercises.is_solution(c) for c in nb.cells):
         assert any(exercises.has_answer(c) for c in nb.cells), f"{path.name}: solution cells but no <details> answer"
+
+
+def test_every_solution_cell_checks_itself_and_its_stored_checks_pass(lesson):
+    """Each solution cell ends with self-checks (kept in the student edition), and in the lesson as stored every
+    one of them printed ✓: the digest pasted into the cell is the digest of the lesson's own answer."""
+    path, nb = lesson
+    for index, cell in enumerate(nb.cells):
+        if not exercises.is_solution(cell):
+            continue
+        checks = exercises.self_checks(cell.source, f"{path.name}, cell {index}")
+        assert checks, f"{path.name}, cell {index}: a solution cell without check_answer(...)"
+        printed = "".join("".join(o.get("text", "")) for o in cell.outputs)
+        assert printed.count("✓ Correct.") == len(checks) and "✗" not in printed, f"{path.name}, cell {index}"
+
+
+NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,/]\d+)*(?![\w])")
+
+
+def answer_only_numbers(nb) -> set[str]:
+    """Numbers that only the answers state: in <details> blocks and solution cells (sources and outputs), and
+    nowhere else in the lesson.  Single digits are left out (list items, "two systems")."""
+    def numbers(text):
+        return {n for n in NUMBER.findall(text) if len(n) > 1}
+
+    def outputs(cell):
+        return "".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))
+                       for o in cell.get("outputs", []))
+
+    in_answers, elsewhere = set(), set()
+    for cell in nb.cells:
+        if exercises.is_solution(cell):
+            in_answers |= numbers(cell.source + outputs(cell))
+        elif exercises.has_answer(cell):
+            answers = "".join(exercises.DETAILS.findall(cell.source))
+            in_answers |= numbers(answers)
+            elsewhere |= numbers(exercises.remove_answers(cell.source))
+        else:
+            elsewhere |= numbers(cell.source + (outputs(cell) if cell.cell_type == "code" else ""))
+    return in_answers - elsewhere
+
+
+def test_no_answer_value_reaches_a_student_edition_or_a_sheet(tmp_path):
+    exercises.build(LESSONS, tmp_path)
+    total = 0
+    for path in LESSONS:
+        secret = answer_only_numbers(lessons.read_notebook(path))
+        total += len(secret)
+        student = lessons.read_notebook(tmp_path / path.name)
+        texts = [c.source + "".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))
+                                    for o in c.get("outputs", [])) for c in student.cells]
+        sheet = tmp_path / "sheets" / f"{path.stem}.html"
+        if sheet.exists():
+            texts.append(re.sub(r'"data:[^"]*"', '""', sheet.read_text(encoding="utf-8")))  # not inside a drawn formula
+        leaked = sorted({n for text in texts for n in NUMBER.findall(text)} & secret)
+        assert not leaked, f"{path.name}: answer values in the student edition or sheet: {leaked}"
+    assert total >= 50, "the answers hold numbers that appear nowhere else: the test has something to look for"
+
+
+def test_a_leaked_answer_is_seen():
+    nb = tiny_lesson()
+    assert answer_only_numbers(nb) == set()  # "3" is a single digit
+    nb.cells[4].outputs = [new_output("stream", name="stdout", text="0.7071\n")]
+    assert answer_only_numbers(nb) == {"0.7071"}
+    nb.cells[4].metadata = {}  # untagged: its output stays in the student edition, and is no longer an answer
+    assert answer_only_numbers(nb) == set()
 
 
 def test_make_exercises_on_the_real_lessons(tmp_path):

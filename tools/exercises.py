@@ -6,9 +6,14 @@ The lessons follow one convention for exercises (see the teacher's guide, notebo
   question's markdown cell or in the next markdown cell;
 - the code cells that compute and check an answer carry the cell tag ``solution``.
 
+- a solution cell ends with a self-check, ``check_answer(name, "sha256:...", hint="...")`` (see
+  ``evalkit.lesson``): it compares the answer held in ``name`` with a digest of the right one.
+
 The student edition of a lesson is the lesson with every ``<details>`` block removed (a markdown cell left
-empty is dropped) and every ``solution`` cell replaced by an empty code cell reading "# your answer here",
-without outputs.  Every other cell is kept as it is, stored outputs included.  The originals are not touched.
+empty is dropped) and every ``solution`` cell replaced, without outputs, by ``name = ...  # your answer
+here`` for each self-checked name, followed by the cell's self-checks: the student's answer is checked
+without the edition holding it.  A solution cell with no self-check becomes "# your answer here".  Every
+other cell is kept as it is, stored outputs included.  The originals are not touched.
 
 The exercise sheet of a lesson is an HTML page with the lesson's title and its exercise questions (the
 markdown around each ``<details>`` block, answers removed), laid out for printing.
@@ -20,6 +25,7 @@ markdown around each ``<details>`` block, answers removed), laid out for printin
 from __future__ import annotations
 
 import argparse
+import ast
 import copy
 import html
 import re
@@ -50,6 +56,32 @@ def is_solution(cell) -> bool:
     return cell.cell_type == "code" and SOLUTION_TAG in cell.metadata.get("tags", [])
 
 
+def self_checks(source: str, where: str = "a solution cell") -> list[tuple[str, str]]:
+    """The ``check_answer(name, ...)`` calls of a solution cell: (the name checked, the call's source)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as error:
+        raise ValueError(f"{where}: not valid Python ({error.msg})") from None
+    checks = []
+    for node in tree.body:
+        call = node.value if isinstance(node, ast.Expr) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "check_answer":
+            if not call.args or not isinstance(call.args[0], ast.Name):
+                raise ValueError(f"{where}: check_answer's first argument must be a variable name, the student's answer")
+            checks.append((call.args[0].id, ast.get_source_segment(source, node)))
+    return checks
+
+
+def student_cell_source(source: str, where: str = "a solution cell") -> str:
+    """What a solution cell becomes in the student edition: an empty answer per self-check, then the checks."""
+    checks = self_checks(source, where)
+    if not checks:
+        return PLACEHOLDER
+    names = list(dict.fromkeys(name for name, _ in checks))
+    blanks = [f"{name} = ...  # your answer here" for name in names]
+    return "\n".join(blanks + [""] + [call for _, call in checks])
+
+
 def student_edition(nb, name: str = "notebook"):
     """A copy of ``nb`` with the answers removed (the argument is not changed)."""
     student = copy.deepcopy(nb)
@@ -60,7 +92,7 @@ def student_edition(nb, name: str = "notebook"):
             if not cell.source.strip():
                 continue  # the cell held only the answer
         elif is_solution(cell):
-            cell.source = PLACEHOLDER
+            cell.source = student_cell_source(cell.source, f"{name}, cell {index}")
             cell.outputs = []
             cell.execution_count = None
             tags = [t for t in cell.metadata.get("tags", []) if t != SOLUTION_TAG]
