@@ -1,5 +1,8 @@
 """Corpus ROUGE: one score per segment, then their mean (or the score of the summed counts), with a
-seeded bootstrap confidence interval, as rouge-score's ``BootstrapAggregator`` and ROUGE-1.5.5 report it.
+seeded bootstrap confidence interval, resampled the way rouge-score 0.1.2's ``BootstrapAggregator`` does
+(``rouge_score/scoring.py``), but seeded, and with the corpus's own estimate as the point estimate: rouge-score
+reports as "mid" the median of the resampled means (kept here as ``median``), and ROUGE-1.5.5's "Average" is
+the mean of its resampled means.
 
     >>> r = corpus_rouge(["the cat sat on the mat", "a quick brown fox"],
     ...                  [["the cat is on the mat"], ["the quick brown fox jumps"]], "rouge1", n_samples=200)
@@ -164,7 +167,7 @@ def bootstrap_interval(segments: Sequence[RougeScore], average: str = "mean", *,
     reports as "mid" (its docstring calls it the mean).  evalkit's point estimate is the estimate of the
     whole corpus itself; the two differ slightly.  ``confidence=0`` gives low = median = high.
 
-    ``average="mean"``: the mean of the segments' P, R and F (rouge-score and ROUGE-1.5.5).  ``"micro"``: the
+    ``average="mean"``: the mean of the segments' P, R and F (what rouge-score and ROUGE-1.5.5 resample).  ``"micro"``: the
     score of the summed counts (ROUGE-1.5.5's ``-t 1``); it needs scores that carry their counts.
     The bounds are the (1 - confidence)/2 and (1 + confidence)/2 percentiles of the resampled estimates,
     interpolated linearly (numpy's default, as rouge-score's ``BootstrapAggregator`` does).

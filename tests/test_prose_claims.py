@@ -34,7 +34,7 @@ NOT_A_CLAIM = [
     r"\]\([^)]*\)",  # link targets
     r"\b(?:19|20)\d\d[a-z]?\b",  # years (citations)
     r"\b[Ll]essons? \d+(?:\s*(?:[–-]|and|,|or)\s*\d+)*",  # lesson numbers
-    r"\b(?:[Ss]ections?|§|part|step|[Ee]xercise|[Tt]able|[Ff]igure|[Qq]uestion)\s+\d+(?:\.\d+)*",  # pointers
+    r"(?:\b(?:[Ss]ections?|part|step|[Ee]xercise|[Tt]able|[Ff]igure|[Qq]uestion)\s+|§\s*)\d+(?:\.\d+)*",  # pointers
     r"\b\d+\.\d+\.\d+\b",  # version strings
     r"\b0\d\b",  # zero-padded lesson numbers: "01", "13-metrics..."
 ]
