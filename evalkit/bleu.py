@@ -56,7 +56,7 @@ from ._checks import (
     normalize_weights,
 )
 from .ngrams import clipped_matches
-from .tokenize import check_tokenize, get_tokenizer
+from .tokenize import check_tokenize, get_tokenizer, spread_indices, warn_about_tokenization
 
 SACREBLEU_SMOOTHING = ("none", "floor", "add-k", "exp")
 NLTK_SMOOTHING = tuple(f"method{k}" for k in range(8))
@@ -831,6 +831,8 @@ def sentence_bleu(
     """BLEU of one hypothesis against its references (hypothesis first, then a list of references).
 
     A hypothesis or reference is a string (split by ``tokenize``) or a sequence of tokens (used as it is).
+    Chinese or Japanese text that ``tokenize`` leaves unsplit (e.g. under ``"13a"``) gives a
+    :class:`~evalkit.tokenize.TokenizationWarning` naming ``tokenize="unicode-cjk"`` and ``"char"``.
 
     ``weights`` may also be NLTK's list of weight tuples: then the statistics are counted once and the
     result is a list, one :class:`BLEUResult` per tuple (NLTK returns a list of floats there).
@@ -855,6 +857,7 @@ def sentence_bleu(
         )
         for ws in all_weights
     ]
+    warn_about_tokenization([hypothesis, *references], tokenize, char_option="char")
     return results if is_weights_list(weights) else results[0]
 
 
@@ -886,6 +889,10 @@ def corpus_bleu(
     Counting: ``fast=False`` adds up the readable :func:`segment_stats`, one segment at a time (what
     lesson 03 shows); ``fast=True`` (the default) counts the same statistics with integer n-gram ids
     (:func:`corpus_stats_indexed`); the tests prove the two equal.
+
+    Chinese or Japanese text that ``tokenize`` leaves unsplit gives one
+    :class:`~evalkit.tokenize.TokenizationWarning`; to stay cheap, only the texts of at most 100 segments
+    spread over the corpus are looked at (:func:`evalkit.tokenize.spread_indices`).
     """
     check_choice("smoothing", smoothing, SMOOTHING)
     _bool_options(lowercase=lowercase, effective_order=effective_order, nltk_last_hypothesis=nltk_last_hypothesis,
@@ -912,6 +919,9 @@ def corpus_bleu(
         )
         for ws in all_weights
     ]
+    picked = spread_indices(len(hypotheses))
+    texts = [hypotheses[i] for i in picked] + [r for i in picked for r in references[i]]
+    warn_about_tokenization(texts, tokenize, char_option="char")
     return results if is_weights_list(weights) else results[0]
 
 

@@ -53,7 +53,7 @@ from ._checks import (
     check_text,
 )
 from .ngrams import ngram_counts
-from .tokenize import check_tokenize, get_tokenizer
+from .tokenize import check_tokenize, get_tokenizer, spread_indices, warn_about_tokenization
 
 DEFAULT_ORDER = 4
 DEFAULT_ITERATIONS = 500  # the official script's default
@@ -636,6 +636,10 @@ def corpus_gleu(
       character, spaces included: the ``gleu`` command's ``-t char``); any name of :mod:`evalkit.tokenize`.
     - ``formula``: the penalty of the official ``"code"`` (default) or of the ``"paper"`` (2016).
 
+    Chinese or Japanese text left unsplit by ``tokenize`` gives one
+    :class:`~evalkit.tokenize.TokenizationWarning` (the texts of at most 100 segments spread over the
+    corpus are looked at).
+
     >>> r = corpus_gleu(["the cat sat on the mat"], [["the cat sat on a mat", "a cat sat on the mat"]],
     ...                 ["cat sat on the mat"], iterations=10)
     >>> round(r.score, 4), round(r.std, 4)
@@ -661,6 +665,9 @@ def corpus_gleu(
     details = _score_assignments(per_sentence, assignments)  # the assignments are valid by construction
     scores = tuple(d.score for d in details)
     mean, std, ci = spread(scores)
+    picked = spread_indices(len(hypotheses))
+    texts = [t for i in picked for t in (hypotheses[i], sources[i], *references[i])]
+    warn_about_tokenization(texts, tokenize)
     return GLEUResult(
         score=mean,
         std=std,
@@ -700,6 +707,7 @@ def sentence_gleu(
     details = tuple(score_stats(s, smoothing=smoothing) for s in per_ref)
     scores = tuple(d.score for d in details)
     mean, std, ci = spread(scores)
+    warn_about_tokenization([hypothesis, *references, source], tokenize)
     return GLEUResult(
         score=max(scores) if mode == "max" else mean,
         std=std,

@@ -18,7 +18,7 @@ from typing import Any
 
 from ._checks import as_tokens, check_bool, check_corpus, check_int, check_references, check_same_length
 from .ngrams import ngram_counts
-from .tokenize import check_tokenize, get_tokenizer
+from .tokenize import check_tokenize, get_tokenizer, spread_indices, warn_about_tokenization
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,9 @@ def sentence_google_bleu(
     tokenizer = get_tokenizer(tokenize)
     hyp = as_tokens(hypothesis, "hypothesis", tokenizer)
     refs = [as_tokens(r, f"references[{k}]", tokenizer) for k, r in enumerate(check_references(references))]
-    return score_google_bleu(google_bleu_stats(hyp, refs, min_order, max_order))
+    result = score_google_bleu(google_bleu_stats(hyp, refs, min_order, max_order))
+    warn_about_tokenization([hypothesis, *references], tokenize, [hyp, *refs])
+    return result
 
 
 def corpus_google_bleu(
@@ -194,6 +196,8 @@ def corpus_google_bleu(
         stats = stats_of(h, rs, min_order, max_order)
         if stats is not None:
             total = total + stats
+    picked = spread_indices(len(hypotheses))
+    warn_about_tokenization([t for i in picked for t in (hypotheses[i], *references[i])], tokenize)
     return score_google_bleu(total)
 
 

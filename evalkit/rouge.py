@@ -30,8 +30,11 @@ Conventions (each one chosen on purpose; the lesson in ``notebooks/06-rouge.ipyn
 - **Tokenization.**  The default, ``tokenize="rouge-score"``, reproduces the rouge-score library: lowercase,
   every character outside ``[a-z0-9]`` becomes a space, split.  Letters outside ASCII are therefore *lost*
   ("café" -> "caf", a Russian sentence -> no tokens at all).  ``tokenize="unicode"`` keeps letters, marks and
-  digits of every script.  With ``stemmer=True`` nltk's Porter stemmer is applied to tokens longer than
-  three characters, as rouge-score (and ROUGE-1.5.5's ``-m``) does.
+  digits of every script, ``"unicode-cjk"`` also splits Chinese and Japanese into characters.  A text that
+  loses every letter, or Chinese/Japanese kept unsplit, gives one
+  :class:`~evalkit.tokenize.TokenizationWarning` per call, naming the option to use.  With
+  ``stemmer=True`` nltk's Porter stemmer is applied to tokens longer than three characters, as rouge-score
+  (and ROUGE-1.5.5's ``-m``) does.
 - **Several references.**  ``aggregation="best"`` (default) keeps the reference whose F is highest, the
   first one on a tie (rouge-score's ``score_multi``); ``"mean"`` averages P, R and F over the references;
   ``"jackknife"`` is the procedure of Lin (2004, section 2.1): with M references, take the best score
@@ -83,7 +86,7 @@ from typing import Any
 
 from ._checks import check_bool, check_choice, check_int, check_references, check_string
 from .lcs import DEFAULT_WEIGHT, lcs_table, union_lcs, wlcs_hit_positions, wlcs_tables
-from .tokenize import check_tokenize, get_tokenizer, stem
+from .tokenize import check_tokenize, get_tokenizer, stem, warn_about_tokenization
 
 AGGREGATIONS = ("best", "mean", "jackknife", "pooled")
 CONVENTIONS = ("lin2004", "rouge-1.5.5")  # for ROUGE-W and ROUGE-SU, where the paper and the script differ
@@ -547,7 +550,9 @@ def _score(hypothesis, references, pair_stats, variant, stemmer, tokenize, beta,
     check_options(stemmer, tokenize, beta, aggregation)
     hypothesis, references = check_inputs(hypothesis, references)
     hyp = rouge_tokens(hypothesis, tokenize=tokenize, stemmer=stemmer)
-    per_reference = [pair_stats(hyp, rouge_tokens(r, tokenize=tokenize, stemmer=stemmer)) for r in references]
+    refs = [rouge_tokens(r, tokenize=tokenize, stemmer=stemmer) for r in references]
+    per_reference = [pair_stats(hyp, r) for r in refs]
+    warn_about_tokenization([hypothesis, *references], tokenize, [hyp, *refs])
     return combine_references(per_reference, aggregation, beta=beta, variant=variant)
 
 
@@ -635,6 +640,7 @@ def rouge_lsum(
 
     hyp = sentences(hypothesis)
     per_reference = [stats(hyp, sentences(r)) for r in references]
+    warn_about_tokenization([hypothesis, *references], tokenize)
     return combine_references(per_reference, aggregation, beta=beta, variant="rougeLsum")
 
 
@@ -672,6 +678,7 @@ def rouge_w(
 
     hyp = sentences(hypothesis)
     per_reference = [wlcs_stats_rouge155(hyp, sentences(r), weight) for r in references]
+    warn_about_tokenization([hypothesis, *references], tokenize)
     return combine_references(per_reference, aggregation, beta=beta, variant=name)
 
 

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from ._checks import check_choice, check_corpus, check_int, check_same_length
 from .fast import uniform_draws_in_chunks
 from .rouge import RougeScore, check_inputs, check_order, mean_score, rouge_l, rouge_lsum, rouge_n, rouge_s, rouge_su, rouge_w, score_stats
+from .tokenize import one_tokenization_warning
 
 AVERAGES = ("mean", "micro")
 _VARIANT = re.compile(r"rouge([1-9][0-9]*|L|Lsum|W|S|SU)")
@@ -81,9 +82,10 @@ def segment_scores(hypotheses: Sequence[str], references: Sequence[Sequence[str]
     check_corpus("references", references)
     check_same_length(hypotheses=hypotheses, references=references)
     out = []
-    for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
-        check_inputs(hyp, refs, where=f"[{i}]")
-        out.append(scorer(hyp, refs, **options))
+    with one_tokenization_warning():  # one warning for the corpus, not one per segment
+        for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
+            check_inputs(hyp, refs, where=f"[{i}]")
+            out.append(scorer(hyp, refs, **options))
     return out
 
 

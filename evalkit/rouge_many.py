@@ -22,6 +22,7 @@ from typing import Any
 from ._checks import check_corpus, check_same_length
 from .fast import ReferenceIndex, ngram_hits, profile_lcs_length, text_profile
 from .rouge import RougeScore, RougeStats, check_inputs, check_order, check_options, combine_references, f_measure
+from .tokenize import warn_about_tokenization
 
 
 def frozen(cls, **fields):
@@ -129,6 +130,7 @@ def rouge_scores(
     orders, lcs = _needs(variants)
     hyp = text_profile(hypothesis, tokenize, stemmer, orders)
     refs = [text_profile(r, tokenize, stemmer, orders, lcs) for r in references]
+    warn_about_tokenization([hypothesis, *references], tokenize, [hyp.tokens, *[r.tokens for r in refs]])
     return _scores_of_profiles(hyp, refs, variants, beta, aggregation)
 
 
@@ -144,7 +146,8 @@ def rouge_scores_many(
 ) -> list[dict[str, RougeScore]]:
     """:func:`rouge_scores` for every segment: ``references[i]`` lists the references of ``hypotheses[i]``.
 
-    The checks run once for the whole list, which is all that distinguishes this from a loop.
+    The checks run once for the whole list, which is all that distinguishes this from a loop; so does the
+    look at the tokens (:func:`evalkit.tokenize.warn_about_tokenization`): one warning for the whole list.
 
     >>> [round(s["rouge1"].fmeasure, 4) for s in rouge_scores_many(["a b", "c"], [["a b c"], ["c", "d"]])]
     [0.8, 1.0]
@@ -177,6 +180,9 @@ def rouge_scores_many(
         for n in orders:
             for seen, hits in zip(known, per_order[n - 1].tolist()):
                 seen[f"rouge{n}"] = hits
+    texts = [*hypotheses, *chain.from_iterable(references)]
+    tokens = [p.tokens for p in hyp_profiles] + [r.tokens for refs in ref_profiles for r in refs]
+    warn_about_tokenization(texts, tokenize, tokens)
     return [
         _scores_of_profiles(hyp, refs, variants, beta, aggregation, seen)
         for hyp, refs, seen in zip(hyp_profiles, ref_profiles, known)

@@ -20,9 +20,11 @@ def bleu_ngram_table(hypothesis, references, n: int = 1, *, tokenize: str = "non
     from ._checks import check_int
     from .bleu import segment_tokens
     from .ngrams import ngram_counts, ngrams
+    from .tokenize import warn_about_tokenization
 
     check_int("n", n, 1)
     hyp, refs = segment_tokens(hypothesis, references, tokenize, lowercase)
+    warn_about_tokenization([hypothesis, *references], tokenize, [hyp, *refs], char_option="char")
     hyp_counts = ngram_counts(hyp, n)
     ref_counts = [ngram_counts(r, n) for r in refs]
     rows = []
@@ -202,12 +204,14 @@ def gleu_penalty_table(hypothesis, reference, source, n: int = 1, *, formula: st
     from ._checks import check_choice, check_int
     from .gleu import FORMULAS, as_units, source_penalty
     from .ngrams import ngram_counts, ngrams
+    from .tokenize import warn_about_tokenization
 
     check_int("n", n, 1)
     check_choice("formula", formula, FORMULAS)
     hyp = as_units(hypothesis, "hypothesis")
     ref = as_units(reference, "reference")
     src = as_units(source, "source")
+    warn_about_tokenization([hypothesis, reference, source], "none", [hyp, ref, src])
     h, r, s = ngram_counts(hyp, n), ngram_counts(ref, n), ngram_counts(src, n)
     rows = []
     for gram in dict.fromkeys(ngrams(hyp, n)):
@@ -227,6 +231,7 @@ def google_bleu_vs_gleu_table(hypotheses, references, sources, *, names=None):
     from .bleu import sentence_bleu
     from .gleu import sentence_gleu
     from .google_bleu import sentence_google_bleu
+    from .tokenize import one_tokenization_warning
 
     from ._checks import check_corpus, check_same_length
 
@@ -236,15 +241,16 @@ def google_bleu_vs_gleu_table(hypotheses, references, sources, *, names=None):
     names = list(names) if names is not None else [f"hyp {i + 1}" for i in range(len(hypotheses))]
     check_same_length(hypotheses=hypotheses, references=references, sources=sources, names=names)
     rows = []
-    for name, hyp, refs, src in zip(names, hypotheses, references, sources):
-        rows.append(
-            {
-                "hypothesis": name,
-                "BLEU": sentence_bleu(hyp, refs, smoothing="exp").score,
-                "Google GLEU": sentence_google_bleu(hyp, refs).score,
-                "GEC GLEU": sentence_gleu(hyp, refs, src, smoothing="official").score,
-            }
-        )
+    with one_tokenization_warning():  # one warning for the table, not one per metric and row
+        for name, hyp, refs, src in zip(names, hypotheses, references, sources):
+            rows.append(
+                {
+                    "hypothesis": name,
+                    "BLEU": sentence_bleu(hyp, refs, smoothing="exp").score,
+                    "Google GLEU": sentence_google_bleu(hyp, refs).score,
+                    "GEC GLEU": sentence_gleu(hyp, refs, src, smoothing="official").score,
+                }
+            )
     return _pd().DataFrame(rows).set_index("hypothesis")
 
 
@@ -256,13 +262,16 @@ def google_bleu_vs_gleu_table(hypotheses, references, sources, *, names=None):
 def _rouge_pair_tokens(hypothesis, reference, stemmer, tokenize):
     from ._checks import check_string
     from .rouge import rouge_tokens
+    from .tokenize import warn_about_tokenization
 
     check_string(hypothesis, "hypothesis")
     check_string(reference, "reference")
-    return (
+    tokens = (
         rouge_tokens(hypothesis, tokenize=tokenize, stemmer=stemmer),
         rouge_tokens(reference, tokenize=tokenize, stemmer=stemmer),
     )
+    warn_about_tokenization([hypothesis, reference], tokenize, tokens)
+    return tokens
 
 
 def rouge_lcs_table(hypothesis: str, reference: str, *, stemmer: bool = False, tokenize: str = "rouge-score"):

@@ -16,8 +16,9 @@ A tokenizer is a plain function ``str -> list[str]``; every metric takes one by 
 ``"rouge-score"``      rouge-score's: lowercase, every character outside ``[a-z0-9]`` becomes a space, split
                        (letters outside ASCII are lost: "café" -> "caf").
 ``"unicode"``          lowercase, keep runs of letters, marks and digits of every script.
-``"unicode-cjk"``      like ``"unicode"``, but every Chinese/Japanese ideograph, kana and Hangul syllable is a
-                       token of its own (these scripts do not put spaces between words).
+``"unicode-cjk"``      like ``"unicode"``, but every Chinese/Japanese ideograph and kana is a token of its own
+                       (these scripts do not put spaces between words); it also splits Korean Hangul into
+                       syllables (Korean does put spaces between words: use ``"unicode"`` there).
 ``"nltk"``             NLTK's ``NLTKWordTokenizer`` (Treebank rules; no download needed).
 =====================  ==================================================================================
 
@@ -29,12 +30,20 @@ A tokenizer is a plain function ``str -> list[str]``; every metric takes one by 
 Two tokenizers have a second, faster implementation next to the readable one (tests prove them equal):
 :func:`tokenize_13a_fast` and :func:`tokenize_rouge_score_fast`.  :func:`stem` is the Porter stemmer as
 rouge-score applies it.  The caches here are cleared by ``evalkit.clear_caches()``.
+
+A tokenizer can fail on a script without an error: ``"13a"`` keeps a Chinese sentence as one token,
+``"rouge-score"`` drops every Russian letter.  The metrics then warn (:class:`TokenizationWarning`, once
+per call) and name the option that handles the text: :func:`warn_about_tokenization`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache, wraps
 
 from ._checks import check_choice
@@ -244,6 +253,10 @@ def tokenize_unicode_cjk(text: str) -> list[str]:
     Chinese characters this is what sacreBLEU's ``zh`` tokenizer does (it splits every Chinese character
     off; unlike this one it keeps punctuation and case); the tests compare the two.
 
+    Korean, too, is split into Hangul syllables ("한국어" -> "한", "국", "어"), which are not words.  Korean is
+    written with spaces between words, so for Korean ``"unicode"`` is usually the right choice; use this
+    one for Chinese and Japanese, or for text that mixes them with Korean.
+
     >>> tokenize_unicode_cjk("猫坐在垫子上。The cat 2")
     ['猫', '坐', '在', '垫', '子', '上', 'the', 'cat', '2']
     >>> tokenize_unicode_cjk("ネコ가 sat")
@@ -298,6 +311,165 @@ def tokenize(text: str, name: str = "13a") -> list[str]:
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")
     return get_tokenizer(name)(text)
+
+
+# --- when a tokenizer fails on a script ------------------------------------------------------------------
+class TokenizationWarning(UserWarning):
+    """A tokenizer lost the words of a text: a Chinese or Japanese sentence kept whole as one token, or
+    every letter dropped by ``"rouge-score"``.  The score is computed all the same; the message says which
+    text and names the ``tokenize=`` option that handles it.  To silence it:
+    ``warnings.simplefilter("ignore", TokenizationWarning)``."""
+
+
+# Chinese ideographs (with the marks 々 and 〇) and Japanese hiragana and katakana: the scripts written
+# without spaces between words.  Hangul is left out on purpose: Korean puts spaces between words.  (The
+# re module knows no script names, hence the ranges; the regex module does, but is slow to import.)
+_IDEOGRAPH_OR_KANA = re.compile(
+    r"[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3038-\u303b\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf"
+    r"\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9d\U00020000-\U000323af]"
+)
+# The tokenizers that split only at spaces (and punctuation): under them an unsegmented Chinese or
+# Japanese sentence stays one token, or one per clause.
+SPLIT_AT_SPACES = ("none", "13a", "intl", "nltk", "unicode")
+# Segmented Chinese has about 1.5 characters per word and few words longer than four; a text whose tokens
+# hold 3 or more ideographs/kana each, on average, was not split into words.
+UNSEGMENTED_CHARS_PER_TOKEN = 3
+# How many segments of a corpus the corpus-level metrics look at (spread evenly over it): enough to see
+# that a corpus is Chinese or Russian, and cheap next to scoring it.
+TOKENIZATION_SAMPLE = 100
+
+
+def tokenization_problem(text: object, tokenize: str, tokens: Sequence[str] | None = None) -> str | None:
+    """What the tokenizer called ``tokenize`` did wrong to ``text`` (``tokens``: its tokens, if known):
+
+    - ``"unsegmented"``: ``text`` is mostly Chinese/Japanese ideographs and kana, and a tokenizer of
+      ``SPLIT_AT_SPACES`` kept them in tokens of 3 or more characters on average;
+    - ``"dropped"``: ``"rouge-score"`` found no token at all in a text that has letters (it keeps a-z
+      and 0-9 only);
+    - ``None``: neither (always for ASCII text, and for a token list, which the user split).
+
+    >>> tokenization_problem("猫坐在垫子上。", "13a"), tokenization_problem("猫 坐 在 垫子 上", "13a")
+    ('unsegmented', None)
+    >>> tokenization_problem("Кошка сидит", "rouge-score"), tokenization_problem("Кошка сидит", "unicode")
+    ('dropped', None)
+    """
+    if type(text) is not str or text.isascii():  # ASCII: no ideograph, and rouge-score keeps every letter
+        return None
+    if tokenize == "rouge-score":
+        if tokens is None:
+            tokens = tokenize_rouge_score_fast(text)
+        return "dropped" if len(tokens) == 0 and any(ch.isalpha() for ch in text) else None
+    if tokenize not in SPLIT_AT_SPACES or _IDEOGRAPH_OR_KANA.search(text) is None:
+        return None
+    ideographs = len(_IDEOGRAPH_OR_KANA.findall(text))
+    if 2 * ideographs < sum(ch.isalpha() for ch in text):
+        return None  # mostly another script, with a few ideographs in it (a name, a quotation)
+    if tokens is None:
+        tokens = get_tokenizer(tokenize)(text)
+    holding = sum(1 for t in tokens if _IDEOGRAPH_OR_KANA.search(t))  # tokens with ideographs/kana in them
+    return "unsegmented" if holding and ideographs / holding >= UNSEGMENTED_CHARS_PER_TOKEN else None
+
+
+def _tokenization_message(problem: str, tokenize: str, text: str, found: int, checked: int,
+                          char_option: str | None) -> str:
+    shown = repr(text if len(text) <= 40 else text[:39] + "…")
+    how_many = f"{found} of the {checked} texts checked" if checked > 1 else "the only text checked"
+    if problem == "unsegmented":
+        n = len(get_tokenizer(tokenize)(text))
+        also = f', or tokenize="{char_option}" (every character a token)' if char_option else ""
+        return (
+            f'tokenize="{tokenize}" does not split Chinese or Japanese into words (they are written without '
+            f"spaces): {shown} became {n} token{'s' if n != 1 else ''} ({how_many}), and whole sentences "
+            f'match only when identical. Use tokenize="unicode-cjk" (one token per ideograph or kana){also}.'
+        )
+    if _IDEOGRAPH_OR_KANA.search(text):
+        fix = ('Use tokenize="unicode-cjk" (one token per Chinese or Japanese character; "unicode" would keep '
+               "each sentence as one token).")
+    else:
+        fix = 'Use tokenize="unicode" (letters and digits of every script).'
+    return (
+        f'tokenize="rouge-score" found no token in {shown} ({how_many}): rouge-score keeps only the letters '
+        f"a-z and the digits 0-9, so every other letter is dropped and the text counts as empty. {fix}"
+    )
+
+
+# Set by one_tokenization_warning(): {"warned": bool} while such a block runs, else None.
+_WARNING_SCOPE: ContextVar[dict | None] = ContextVar("evalkit_tokenization_warning_scope", default=None)
+
+
+@contextmanager
+def one_tokenization_warning():
+    """Within this block at most one :class:`TokenizationWarning` is given.  For a function that scores
+    many pairs by calling a per-pair metric: its user sees one warning per call, not one per pair.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught, one_tokenization_warning():
+    ...     warnings.simplefilter("always")
+    ...     for text in ["Кошка", "Собака", "Мышь"]:
+    ...         _ = warn_about_tokenization([text], "rouge-score")
+    >>> len(caught)
+    1
+    """
+    if _WARNING_SCOPE.get() is not None:  # inside another such block: that one counts
+        yield
+        return
+    token = _WARNING_SCOPE.set({"warned": False})
+    try:
+        yield
+    finally:
+        _WARNING_SCOPE.reset(token)
+
+
+def warn_about_tokenization(texts: Sequence[object], tokenize: str, tokens: Sequence[Sequence[str]] | None = None,
+                            *, char_option: str | None = None) -> str | None:
+    """Give one :class:`TokenizationWarning` if the tokenizer called ``tokenize`` failed on any of
+    ``texts`` (the texts of one call; see :func:`tokenization_problem`), and return its message, or None.
+
+    ``tokens``: the tokens of each text, in the same order, if the caller has them (else they are made
+    only for the texts that need them).  ``char_option``: a character tokenizer the metric's users know
+    (``"char"`` for BLEU), named next to ``"unicode-cjk"``.  An ASCII text costs one ``str.isascii()``
+    (which reads a flag of the string), so every metric can call this on every call.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True):
+    ...     message = warn_about_tokenization(["Кошка сидит на ковре", "Кошка"], "rouge-score")
+    >>> print(message.split(": ")[0])
+    tokenize="rouge-score" found no token in 'Кошка сидит на ковре' (2 of the 2 texts checked)
+    >>> warn_about_tokenization(["the cat sat", "Über die Brücke", "猫 坐 在 垫子 上"], "13a") is None
+    True
+    """
+    scope = _WARNING_SCOPE.get()
+    if scope is not None and scope["warned"]:
+        return None
+    first, found = None, 0
+    for i, text in enumerate(texts):
+        if type(text) is not str or text.isascii():  # neither problem can happen: skip at once
+            continue
+        problem = tokenization_problem(text, tokenize, None if tokens is None else tokens[i])
+        if problem is not None:
+            found += 1
+            first = first or (problem, text)
+    if first is None:
+        return None
+    message = _tokenization_message(first[0], tokenize, first[1], found, len(texts), char_option)
+    # Point the warning at the caller's line: the first frame outside evalkit.
+    level, frame = 1, sys._getframe(0)
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("evalkit."):
+        level, frame = level + 1, frame.f_back
+    warnings.warn(TokenizationWarning(message), stacklevel=level)
+    if scope is not None:
+        scope["warned"] = True
+    return message
+
+
+def spread_indices(n: int, k: int = TOKENIZATION_SAMPLE) -> range:
+    """At most ``k`` indices spread evenly over ``range(n)`` (all of them when n <= k): the segments of a
+    corpus that the corpus-level metrics pass to :func:`warn_about_tokenization`.
+
+    >>> list(spread_indices(10, 4)), list(spread_indices(3, 4))
+    ([0, 3, 6, 9], [0, 1, 2])
+    """
+    return range(0, n, max(1, -(-n // k)))
 
 
 # --- stemming --------------------------------------------------------------------------------------------

@@ -233,3 +233,87 @@ def test_adding_incompatible_stats_is_refused():
 def test_bad_input_gets_a_clear_error(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+# --- a tokenizer that leaves Chinese unsplit is named, once per call -------------------------------------
+ZH_HYP, ZH_REF = "猫坐在垫子上。", "猫坐在椅子上。"  # one character differs
+
+
+def tokenization_warnings(fn, *args, **kwargs):
+    """(fn's result, the TokenizationWarnings it gave), every warning shown ("always")."""
+    import warnings
+
+    from evalkit.tokenize import TokenizationWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fn(*args, **kwargs)
+    return result, [w for w in caught if issubclass(w.category, TokenizationWarning)]
+
+
+def test_sentence_bleu_warns_once_about_unsplit_chinese_and_names_the_options():
+    result, caught = tokenization_warnings(sentence_bleu, ZH_HYP, [ZH_REF, "狗坐在垫子上。"], tokenize="13a")
+    assert len(caught) == 1
+    message = str(caught[0].message)
+    assert 'tokenize="13a"' in message and repr(ZH_HYP) in message
+    assert 'tokenize="unicode-cjk"' in message and 'tokenize="char"' in message
+    assert caught[0].filename == __file__
+    # the score is what it was: the same as from the 13a tokens given as lists (no warning for token lists);
+    # 13a splits ASCII punctuation only, so each sentence, "。" included, is one token that matches nothing
+    as_tokens, quiet = tokenization_warnings(sentence_bleu, [ZH_HYP], [[ZH_REF], ["狗坐在垫子上。"]])
+    assert quiet == [] and counts(result) == counts(as_tokens) == [(0, 1), (0, 0), (0, 0), (0, 0)]
+    assert result.score == as_tokens.score == 0.0
+
+
+def test_sentence_bleu_with_a_list_of_weights_still_warns_once():
+    _, caught = tokenization_warnings(sentence_bleu, ZH_HYP, [ZH_REF], tokenize="intl", weights=[(1,), (0.5, 0.5)])
+    assert len(caught) == 1
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_corpus_bleu_warns_once_for_a_whole_chinese_corpus(fast):
+    hyps = [ZH_HYP, "我们今天去公园玩。", "他喜欢读书。"] * 50
+    refs = [[ZH_REF], ["我们明天去公园玩。"], ["他喜欢看书。"]] * 50
+    result, caught = tokenization_warnings(corpus_bleu, hyps, refs, tokenize="13a", fast=fast)
+    assert len(caught) == 1 and 'tokenize="unicode-cjk"' in str(caught[0].message)
+    _, one = tokenization_warnings(corpus_bleu, [ZH_HYP], [[ZH_REF]], tokenize="13a", fast=fast)
+    assert len(one) == 1
+    # scores unchanged: the same statistics with the warning turned into silence
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert corpus_bleu(hyps, refs, tokenize="13a", fast=fast) == result
+    assert result.hyp_len == 150  # each sentence is one token
+
+
+@pytest.mark.parametrize(
+    "hyp, ref, tokenize",
+    [
+        (CAT, REF_IS, "13a"),
+        ("Über die Brücke gehen wir später.", "Wir gehen später über die Brücke.", "13a"),
+        ("Über die Brücke gehen wir später.", "Wir gehen später über die Brücke.", "intl"),
+        ("猫 坐 在 垫子 上", "猫 坐 在 椅子 上", "13a"),  # already segmented into words
+        (ZH_HYP, ZH_REF, "unicode-cjk"),
+        (ZH_HYP, ZH_REF, "char"),
+        ("고양이가 매트 위에 앉았다", "고양이가 의자 위에 앉았다", "13a"),  # Korean has spaces between words
+    ],
+)
+def test_no_tokenization_warning_where_the_tokens_are_words_or_characters(hyp, ref, tokenize):
+    _, caught = tokenization_warnings(sentence_bleu, hyp, [ref], tokenize=tokenize)
+    assert caught == []
+    _, caught = tokenization_warnings(corpus_bleu, [hyp], [[ref]], tokenize=tokenize)
+    assert caught == []
+
+
+def test_no_tokenization_warning_on_wmt17_german(wmt17):
+    reference, systems = wmt17
+    _, caught = tokenization_warnings(corpus_bleu, systems["online-B"], [[r] for r in reference], tokenize="13a")
+    assert caught == []
+
+
+def test_the_ngram_table_warns_too():
+    from evalkit.tables import bleu_ngram_table
+
+    _, caught = tokenization_warnings(bleu_ngram_table, ZH_HYP, [ZH_REF], tokenize="13a")
+    assert len(caught) == 1

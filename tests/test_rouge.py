@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer, tokenize as rs_tokenize
 from nltk.stem import porter
 
-from evalkit import rouge
+from evalkit import rouge, rouge_many
 from evalkit.fast import bit_parallel_lcs_length
 from evalkit.lcs import lcs_length, lcs_path, lcs_table, union_lcs
 from evalkit.rouge_corpus import corpus_rouge
+from evalkit.tokenize import TokenizationWarning
 from evalkit.rouge import (
     RougeStats,
     rouge_l,
@@ -136,7 +137,8 @@ def test_non_english_text_vanishes_in_rouge_score_but_not_with_unicode_tokenizer
     theirs = rouge_scorer.RougeScorer(["rouge1"]).score(text, text)["rouge1"]
     assert theirs.fmeasure == 0  # exact: rouge-score finds no token at all
     assert rouge.rouge_tokens(text) == ()
-    assert rouge_n(text, [text], 1).fmeasure == 0
+    with pytest.warns(TokenizationWarning, match='tokenize="unicode"'):  # evalkit says so
+        assert rouge_n(text, [text], 1).fmeasure == 0
     assert math.isclose(rouge_n(text, [text], 1, tokenize="unicode").fmeasure, 1.0)
     assert rouge.rouge_tokens("Café naïve", tokenize="unicode") == ("café", "naïve")
     assert rouge.rouge_tokens("Café naïve") == ("caf", "na", "ve")
@@ -716,3 +718,94 @@ def test_docstring_examples():
 
     result = doctest.testmod(rouge)
     assert result.attempted >= 20 and result.failed == 0
+
+
+# --- text that rouge-score's tokenizer empties (or Chinese left unsplit) is named, once per call -----------
+RU, HI = "Кошка сидит на ковре", "बिल्ली चटाई पर बैठी है"
+ZH_HYP, ZH_REF = "猫坐在垫子上。", "猫坐在椅子上。"
+EVERY_ROUGE = {
+    "rouge_n": lambda h, r, **kw: rouge_n(h, r, 2, **kw),
+    "rouge_l": rouge_l,
+    "rouge_lsum": rouge_lsum,
+    "rouge_w": rouge_w,
+    "rouge_w 1.5.5": lambda h, r, **kw: rouge_w(h, r, convention="rouge-1.5.5", **kw),
+    "rouge_s": rouge_s,
+    "rouge_su": rouge_su,
+    "rouge_scores": lambda h, r, **kw: rouge_many.rouge_scores(h, r, **kw),
+    "rouge_scores_many": lambda h, r, **kw: rouge_many.rouge_scores_many([h, h], [r, r], **kw),
+}
+
+
+def tokenization_warnings(fn, *args, **kwargs):
+    """(fn's result, the TokenizationWarnings it gave), every warning shown ("always")."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fn(*args, **kwargs)
+    return result, [w for w in caught if issubclass(w.category, TokenizationWarning)]
+
+
+@pytest.mark.parametrize("name", EVERY_ROUGE)
+@pytest.mark.parametrize("text, option", [(RU, 'tokenize="unicode"'), (HI, 'tokenize="unicode"'),
+                                          (ZH_HYP, 'tokenize="unicode-cjk"')])
+def test_every_rouge_function_warns_once_when_rouge_score_drops_every_letter(name, text, option):
+    score = EVERY_ROUGE[name]
+    _, caught = tokenization_warnings(score, text, [text, "the cat", text])
+    assert len(caught) == 1, [str(w.message) for w in caught]
+    message = str(caught[0].message)
+    assert 'tokenize="rouge-score" found no token in' in message and repr(text) in message
+    assert f"Use {option}" in message
+    assert caught[0].filename == __file__  # the caller's line
+
+
+@pytest.mark.parametrize("name", EVERY_ROUGE)
+@pytest.mark.parametrize(
+    "hyp, ref, tokenize",
+    [
+        ("the cat sat on the mat", "the cat is on the mat", "rouge-score"),
+        ("Über die Brücke gehen wir später", "Wir gehen später über die Brücke", "rouge-score"),
+        ("Le café était très réputé", "Le café est réputé", "rouge-score"),
+        (RU, "Кошка сидит на стуле", "unicode"),
+        (HI, HI, "unicode"),
+        ("猫 坐 在 垫子 上", "猫 坐 在 椅子 上", "unicode"),  # already segmented into words
+        (ZH_HYP, ZH_REF, "unicode-cjk"),
+    ],
+)
+def test_no_tokenization_warning_where_tokens_are_left(name, hyp, ref, tokenize):
+    _, caught = tokenization_warnings(EVERY_ROUGE[name], hyp, [ref], tokenize=tokenize)
+    assert caught == []
+
+
+def test_unsplit_chinese_under_unicode_is_named_in_rouge_too():
+    _, caught = tokenization_warnings(rouge_n, ZH_HYP, [ZH_REF], 1, tokenize="unicode")
+    assert len(caught) == 1 and 'Use tokenize="unicode-cjk"' in str(caught[0].message)
+
+
+def test_the_scores_are_unchanged_by_the_warning():
+    import warnings
+
+    for text in (RU, HI, ZH_HYP):
+        theirs = rouge_scorer.RougeScorer(["rouge1", "rougeL"]).score(text, text)
+        ours, caught = tokenization_warnings(rouge_many.rouge_scores, text, [text], ["rouge1", "rougeL"])
+        assert len(caught) == 1
+        for key in ("rouge1", "rougeL"):
+            assert (ours[key].precision, ours[key].recall, ours[key].fmeasure) == tuple(theirs[key]) == (0, 0, 0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", TokenizationWarning)  # were it raised, this would fail
+            assert rouge_n(text, [text], 1, tokenize="unicode-cjk").fmeasure == 1.0
+
+
+def test_rouge_scores_many_warns_once_for_a_whole_list_and_never_on_jfleg(jfleg_test):
+    _, caught = tokenization_warnings(rouge_many.rouge_scores_many, [RU] * 20, [["the cat"]] * 20)
+    assert len(caught) == 1 and "20 of the 40 texts checked" in str(caught[0].message)
+    _, caught = tokenization_warnings(rouge_many.rouge_scores_many, jfleg_test.sources, jfleg_test.references)
+    assert caught == []
+
+
+def test_the_rouge_tables_warn_too():
+    from evalkit.tables import rouge_lcs_table, rouge_ngram_table
+
+    for table in (rouge_lcs_table, rouge_ngram_table):
+        _, caught = tokenization_warnings(table, RU, RU)
+        assert len(caught) == 1

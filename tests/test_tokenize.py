@@ -7,7 +7,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
 
-from evalkit.tokenize import TOKENIZERS, get_tokenizer, tokenize
+import warnings
+
+from evalkit import tokenize as tokenize_module
+from evalkit.tokenize import (
+    TOKENIZERS,
+    TokenizationWarning,
+    get_tokenizer,
+    one_tokenization_warning,
+    spread_indices,
+    tokenization_problem,
+    tokenize,
+    tokenize_unicode_cjk,
+    warn_about_tokenization,
+)
 
 
 def sacrebleu_tokens(name: str):
@@ -114,7 +127,8 @@ def test_unicode_cjk_scores_two_near_identical_chinese_sentences_as_near_identic
     from evalkit.rouge import rouge_n
 
     hyp, ref = "猫坐在垫子上", "猫坐在椅子上"  # one character differs
-    assert rouge_n(hyp, [ref], 1, tokenize="unicode").fmeasure == 0.0
+    with pytest.warns(TokenizationWarning, match='tokenize="unicode-cjk"'):  # "unicode" keeps each sentence whole
+        assert rouge_n(hyp, [ref], 1, tokenize="unicode").fmeasure == 0.0
     assert rouge_n(hyp, [ref], 1, tokenize="unicode-cjk").fmeasure == pytest.approx(5 / 6, abs=1e-12)
 
 
@@ -128,3 +142,140 @@ def test_unicode_cjk_equals_sacrebleus_zh_tokenizer_on_chinese_characters_and_as
 
     text = "".join(chars)
     assert tokenize(text, "unicode-cjk") == TokenizerZh()(text).split()
+
+
+def test_unicode_cjk_documents_that_it_splits_korean_into_syllables_and_points_korean_to_unicode():
+    doc = " ".join(tokenize_unicode_cjk.__doc__.split())
+    assert "Korean, too, is split into Hangul syllables" in doc
+    assert 'for Korean ``"unicode"`` is usually the right choice' in doc
+    table = " ".join(tokenize_module.__doc__.split())  # the registry's description, in the module docstring
+    assert "splits Korean Hangul into syllables" in table and 'use ``"unicode"`` there' in table
+    assert tokenize("한국어 문장", "unicode") == ["한국어", "문장"]  # what the docstring recommends: words
+
+
+# --- warnings when a tokenizer fails on a script ---------------------------------------------------------
+ZH = "猫坐在垫子上。"  # "the cat sat on the mat.", unsegmented, as Chinese is written
+ZH_SEGMENTED = "猫 坐 在 垫子 上"  # the same words with spaces between them (as a word segmenter outputs)
+JA = "私は猫が好きです。"
+RU, HI, KO = "Кошка сидит на ковре", "बिल्ली चटाई पर बैठी है", "고양이가 매트 위에 앉았다"
+
+
+def caught_tokenization_warnings(fn, *args, **kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn(*args, **kwargs)
+    return [w for w in caught if issubclass(w.category, TokenizationWarning)]
+
+
+@pytest.mark.parametrize("name", ["none", "13a", "intl", "nltk", "unicode"])
+def test_unsegmented_chinese_and_japanese_are_found_under_every_tokenizer_that_splits_at_spaces(name):
+    assert tokenization_problem(ZH, name) == "unsegmented"
+    assert tokenization_problem(JA, name) == "unsegmented"
+    assert tokenization_problem(ZH_SEGMENTED, name) is None  # 6 characters in 5 tokens: segmented
+    assert tokenization_problem("I flew to 北京 on Monday", name) is None  # a name in an English sentence
+    assert tokenization_problem(KO, name) is None  # Korean puts spaces between words
+    assert tokenization_problem("Über die Brücke gehen wir später", name) is None
+
+
+def test_the_tokenizers_that_split_cjk_and_rouge_score_never_find_text_unsegmented():
+    for name in ("unicode-cjk", "char", "char-with-spaces"):
+        assert tokenization_problem(ZH, name) is None and tokenization_problem(JA, name) is None
+    assert tokenization_problem(ZH, "rouge-score") == "dropped"  # rouge-score's own problem: no token at all
+
+
+def test_rouge_score_dropping_every_letter_is_found_but_not_a_text_without_letters():
+    for text in (RU, HI, KO, ZH, JA):
+        assert tokenization_problem(text, "rouge-score") == "dropped", text
+    assert tokenization_problem("Über die Brücke", "rouge-score") is None  # "ber die br cke": tokens are left
+    assert tokenization_problem("Кошка 2", "rouge-score") is None  # "2" is a token: not *every* letter lost
+    assert tokenization_problem("!!! ... ???", "rouge-score") is None  # no letters to lose
+    assert tokenization_problem("— « » —", "rouge-score") is None
+    assert tokenization_problem("", "rouge-score") is None
+    assert tokenization_problem(RU, "unicode") is None
+
+
+def test_token_lists_given_by_the_user_are_not_looked_at():
+    assert tokenization_problem(["猫坐在垫子上"], "13a") is None
+    assert tokenization_problem(("Кошка",), "rouge-score") is None
+
+
+def test_known_tokens_are_used_and_ascii_or_latin_text_never_calls_a_tokenizer(monkeypatch):
+    def refuse(name):
+        raise AssertionError(f"tokenized again with {name}")
+
+    monkeypatch.setattr(tokenize_module, "get_tokenizer", refuse)
+    assert tokenization_problem("The cat sat.", "13a") is None
+    assert tokenization_problem("Über die Brücke „gehen“ wir – später", "13a") is None  # no ideograph: stop
+    assert tokenization_problem(ZH, "13a", ["猫坐在垫子上", "。"]) == "unsegmented"
+    assert tokenization_problem(ZH, "13a", list("猫坐在垫子上")) is None  # the tokens given are what counts
+    assert tokenization_problem(RU, "rouge-score", ["koshka"]) is None
+
+
+def test_one_warning_per_call_names_the_first_text_and_the_option():
+    texts = [ZH, "猫坐在椅子上。", "the cat", "狗在花园里跑来跑去。"]
+    caught = caught_tokenization_warnings(warn_about_tokenization, texts, "13a", char_option="char")
+    assert len(caught) == 1
+    message = str(caught[0].message)
+    assert "'猫坐在垫子上。' became 1 token" in message and "3 of the 4 texts checked" in message
+    assert 'Use tokenize="unicode-cjk"' in message and 'tokenize="char"' in message
+    assert caught[0].filename == __file__  # points at the caller's line, not into evalkit
+    (ru,) = caught_tokenization_warnings(warn_about_tokenization, [RU], "rouge-score")
+    assert 'tokenize="rouge-score" found no token in' in str(ru.message)
+    assert 'Use tokenize="unicode"' in str(ru.message) and "unicode-cjk" not in str(ru.message)
+    (zh,) = caught_tokenization_warnings(warn_about_tokenization, [ZH], "rouge-score")
+    assert 'Use tokenize="unicode-cjk"' in str(zh.message)
+
+
+def test_a_long_text_is_shortened_in_the_message():
+    long = "猫坐在垫子上" * 20
+    (w,) = caught_tokenization_warnings(warn_about_tokenization, [long], "none")
+    assert repr(long[:39] + "…") in str(w.message) and long not in str(w.message)
+
+
+def test_nothing_is_said_when_all_is_well():
+    texts = ["the cat sat", "Über die Brücke", ZH_SEGMENTED, RU, KO, ["猫坐在垫子上"]]
+    assert caught_tokenization_warnings(warn_about_tokenization, texts, "13a") == []
+    assert warn_about_tokenization(texts, "13a") is None
+    assert caught_tokenization_warnings(warn_about_tokenization, [ZH, JA, RU, HI], "unicode-cjk") == []
+    assert issubclass(TokenizationWarning, UserWarning)
+
+
+def test_one_tokenization_warning_keeps_the_first_warning_only():
+    def three_calls():
+        with one_tokenization_warning():
+            for text in (RU, HI, ZH):
+                warn_about_tokenization([text], "rouge-score")
+            with one_tokenization_warning():  # nested: still the outer block's one warning
+                warn_about_tokenization([RU], "rouge-score")
+
+    caught = caught_tokenization_warnings(three_calls)
+    assert len(caught) == 1 and "Кошка" in str(caught[0].message)
+    assert len(caught_tokenization_warnings(three_calls)) == 1  # a new block warns again
+
+
+def test_spread_indices_samples_a_corpus_evenly():
+    assert list(spread_indices(5)) == [0, 1, 2, 3, 4]
+    picked = spread_indices(3004)
+    assert len(picked) <= 100 and picked[0] == 0 and picked[-1] > 2900
+
+
+def test_the_gleu_metrics_and_tables_warn_once_per_call_too():
+    from evalkit import tables
+    from evalkit.gleu import corpus_gleu, sentence_gleu
+    from evalkit.google_bleu import corpus_google_bleu, sentence_google_bleu
+
+    hyp, ref, src = ZH, "猫坐在椅子上。", "猫坐在垫子上了。"
+    calls = {
+        "sentence_gleu": lambda: sentence_gleu(hyp, [ref, ref], src),
+        "corpus_gleu": lambda: corpus_gleu([hyp] * 30, [[ref, ref]] * 30, [src] * 30, iterations=3),
+        "sentence_google_bleu": lambda: sentence_google_bleu(hyp, [ref]),
+        "corpus_google_bleu": lambda: corpus_google_bleu([hyp] * 30, [[ref]] * 30),
+        "gleu_penalty_table": lambda: tables.gleu_penalty_table(hyp, ref, src),
+        "google_bleu_vs_gleu_table": lambda: tables.google_bleu_vs_gleu_table([hyp] * 3, [[ref]] * 3, [src] * 3),
+    }
+    for name, call in calls.items():
+        caught = caught_tokenization_warnings(call)
+        assert len(caught) == 1, name
+        assert 'tokenize="unicode-cjk"' in str(caught[0].message), name
+    assert caught_tokenization_warnings(sentence_gleu, ZH_SEGMENTED, [ZH_SEGMENTED], ZH_SEGMENTED) == []
+    assert caught_tokenization_warnings(corpus_gleu, [hyp], [[ref]], [src], tokenize="char-with-spaces") == []
