@@ -107,8 +107,8 @@ def test_a_digest_does_not_show_the_answer():
 
 # ------------------------------------------------------------------------- the lessons, edited by a student
 
-EDITABLE = ["01-ngrams-and-clipped-precision", "02-brevity-penalty", "03-bleu-sentence-and-corpus", "06-rouge",
-            "12-chrf-and-ter"]
+EDITABLE = ["01-ngrams-and-clipped-precision", "02-brevity-penalty", "03-bleu-sentence-and-corpus", "04-tokenization",
+            "06-rouge", "12-chrf-and-ter"]
 VARIANTS = {
     "german": 'hyp = "die Katze saß auf der Matte"\nrefs = ["die Katze ist auf der Matte", "der Vogel saß auf dem Busch"]',
     "chinese": 'hyp = "猫坐在垫子上"\nrefs = ["猫在垫子上"]',
