@@ -1,21 +1,45 @@
 """Paired significance tests: is the difference between two systems more than luck of the test set?
 
 A corpus score is computed on one test set, a sample of the sentences a system could be asked to translate.
-Another sample would give other scores, so a difference of 0.05 BLEU between two systems may be noise.  Both
-tests here answer "how often would chance alone produce a difference this large?" by rescoring the corpus
-many times, and both work on *per-segment sufficient statistics* (for BLEU: lengths, clipped matches and
+Another sample would give other scores, so a difference of 0.05 BLEU between two systems may come from the
+sample alone.  Both tests here estimate a p-value, P(a difference at least as large as the real one | the two
+systems are equally good), by rescoring the corpus many times; a p-value is not the probability that the
+difference is real.  Both work on *per-segment sufficient statistics* (for BLEU: lengths, clipped matches and
 n-gram totals): a resampled corpus is scored by adding up the statistics of its segments, nothing is recounted.
 
 - **Paired bootstrap resampling** (Koehn, 2004): draw the segments of a pseudo test set with replacement,
   the *same* draws for the baseline and the system, and score both.  After many draws, the spread of the
-  system's scores gives a 95% confidence interval; the p-value is the share of draws whose centred score
-  difference is larger than the real one.
+  system's scores gives a 95% confidence interval; the p-value counts the draws whose centred absolute
+  score difference reaches the real one.
 - **Approximate randomization** (Riezler & Maxwell, 2005): under the null hypothesis the two systems are
-  interchangeable, so for each segment flip a coin and swap the two systems' statistics.  The p-value is
-  the share of shuffles whose score difference is larger than the real one.
+  interchangeable, so for each segment flip a coin and swap the two systems' statistics.  The p-value
+  counts the shuffles whose absolute score difference reaches the real one.
+
+How "reaches" is counted is the ``p_value_rule``.  ``"sacrebleu"`` (the default, also multeval's) counts the
+samples *strictly above* the real difference and returns (c + 1) / (n + 1); ``"moses"`` counts those *at or
+above* it and returns c / n (see :func:`p_value`).  The two agree unless samples tie exactly with the real
+difference.  With ``n`` samples, sacreBLEU's rule can give no p-value below ``1 / (n + 1)``
+(:func:`smallest_p_value`): 1,000 samples cannot say more than "p <= 0.001".
+
+**What is refused or flagged.**  Two situations give numbers that look confident and are not; evalkit keeps
+the numbers (they are what sacreBLEU computes, draw for draw) and issues a :class:`SignificanceWarning` that
+says why:
+
+- *too few samples*: fewer than 20 samples cannot give a p-value below 0.05 under sacreBLEU's rule
+  (1 / (n + 1) >= 0.05 for n <= 19), and under Moses' rule only p = 0 lies below it; with fewer than 40
+  bootstrap samples no score can be cut from either end of the sorted scores, so the "95% interval" is
+  the range of all of them (:func:`confidence_interval`);
+- *ties with the real difference* under sacreBLEU's rule: a system whose per-segment statistics equal the
+  baseline's, or two systems that score the same (for instance 0) on every resample, give a difference of
+  0 that every sample ties; counting only the samples strictly above it, sacreBLEU's rule returns the
+  smallest p-value there is, 1 / (n + 1), "significant" with no difference at all.  The warning gives the
+  p-value with the ties counted (as "at least as large" counts them).  Ties also occur on corpora of a
+  handful of segments, where few distinct resamples exist.
 
 Both reproduce sacreBLEU 2.6.0's ``PairedTest`` draw for draw (numpy's default generator, seeded with
-12345 unless you say otherwise): the same p-values, means and confidence intervals.  Five metrics are
+12345 unless you say otherwise): the same p-values, means and confidence intervals.  (``seed=0`` is a seed
+here; sacreBLEU 2.6.0's ``PairedTest`` passes ``self._seed if self._seed else None`` to its tests, so with
+``SACREBLEU_SEED=0`` it draws the systems' samples unseeded and cannot be reproduced.)  Five metrics are
 registered, each with the keywords of its corpus function:
 
 - ``metric="bleu"`` (the default, :func:`~evalkit.bleu.corpus_bleu`), ``"chrf"`` (chrF, and chrF++ with
@@ -42,6 +66,13 @@ registered, each with the keywords of its corpus function:
     >>> out["baseline"].p_value is None, out["new"].score > out["baseline"].score
     (True, True)
 
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     same = paired_bootstrap(base, {"copy": list(base)}, refs, n_samples=200, smoothing="exp")
+    >>> same["copy"].p_value == smallest_p_value(200), caught[0].category.__name__
+    (True, 'SignificanceWarning')
+
 Any metric whose statistics add up over segments plugs in with :func:`register_metric`: a function that
 turns corpora into per-segment integer statistics, and one that scores summed statistics.  The five
 metrics are registered below.  Statistics that are not integers are made integers without losing a bit:
@@ -56,6 +87,7 @@ Memory grows with the number of segments only: samples are drawn, summed and sco
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -76,6 +108,10 @@ from ._checks import (
 from .tokenize import TOKENIZERS
 
 P_VALUE_RULES = ("sacrebleu", "moses")
+# Fewer samples than these cannot resolve the conventional 0.05 level (p-values), or cut 2.5% from each end of
+# the sorted bootstrap scores (intervals): the tests warn below them.
+MIN_SAMPLES_FOR_P = 20
+MIN_SAMPLES_FOR_INTERVAL = 40
 DEFAULT_SEED = 12345  # sacreBLEU's default (its SACREBLEU_SEED environment variable)
 # Samples drawn and scored at once.  A multiple of 32: numpy draws coin flips 32 to a random word, so a
 # chunk of 32k samples ends on a word boundary and the chunks together draw what one big call would.
@@ -85,6 +121,12 @@ SAMPLES_PER_CHUNK = 256
 # --------------------------------------------------------------------------------------------------------
 # Results
 # --------------------------------------------------------------------------------------------------------
+class SignificanceWarning(UserWarning):
+    """A paired test's numbers are computed as asked, but cannot mean what a p-value or an interval is read
+    to mean: too few samples to reach p < 0.05 or to trim an interval, or samples tied with the real
+    difference (a system compared with itself), which sacreBLEU's rule does not count."""
+
+
 @dataclass(frozen=True)
 class PairedResult:
     """One system's result in a paired test, on the metric's own scale (BLEU in [0, 1]).
@@ -123,13 +165,17 @@ class PairedResult:
 # The two small formulas every test ends with
 # --------------------------------------------------------------------------------------------------------
 def p_value(statistics: Sequence[float], observed: float, rule: str = "sacrebleu") -> float:
-    """The share of sampled test statistics at least as extreme as the ``observed`` one.
+    """A Monte Carlo estimate of P(a test statistic at least as large as ``observed`` | the null hypothesis),
+    from test statistics sampled under the null hypothesis.
 
-    ``"sacrebleu"`` (also multeval's): count the samples *above* the observed value, add one to the count
-    and to the number of samples, (c + 1) / (n + 1), so that p is never 0.  ``"moses"`` (Moses'
-    ``bootstrap-hypothesis-difference-significance.pl``): count the samples at or above it, c / n.
-    A float32 array is compared in float32 (numpy rounds ``observed`` to float32), as in sacreBLEU, whose
-    chrF and TER samples are float32; anything else in float64.
+    ``"sacrebleu"`` (also multeval's): count the samples *strictly above* the observed value, add one to the
+    count and to the number of samples, (c + 1) / (n + 1), so that p is never 0 and never below
+    ``1 / (n + 1)`` (:func:`smallest_p_value`).  Samples *equal* to the observed value are not counted, so
+    when many samples tie with it (two identical systems: every difference is 0) p comes out small although
+    nothing was found; the paired tests warn then.  ``"moses"`` (Moses'
+    ``bootstrap-hypothesis-difference-significance.pl``): count the samples at or above it, c / n (which can
+    be 0).  A float32 array is compared in float32 (numpy rounds ``observed`` to float32), as in sacreBLEU,
+    whose chrF and TER samples are float32; anything else in float64.
 
         >>> p_value([0.1, 0.5, 0.2, 0.7], 0.5), p_value([0.1, 0.5, 0.2, 0.7], 0.5, rule="moses")
         (0.4, 0.5)
@@ -144,6 +190,18 @@ def p_value(statistics: Sequence[float], observed: float, rule: str = "sacrebleu
     return int(np.sum(stats >= observed)) / len(stats)
 
 
+def smallest_p_value(n_samples: int, rule: str = "sacrebleu") -> float:
+    """The smallest p-value ``n_samples`` samples can give: ``1 / (n + 1)`` under sacreBLEU's rule, 0 under
+    Moses' (whose smallest p-value above 0 is ``1 / n``).
+
+        >>> smallest_p_value(1000), smallest_p_value(19), smallest_p_value(20)
+        (0.000999000999000999, 0.05, 0.047619047619047616)
+    """
+    check_int("n_samples", n_samples, 1)
+    check_choice("p_value_rule", rule, P_VALUE_RULES)
+    return 1 / (n_samples + 1) if rule == "sacrebleu" else 0.0
+
+
 def _floats(values) -> np.ndarray:
     """float32 arrays as they are, anything else as float64."""
     array = np.asarray(values)
@@ -154,8 +212,12 @@ def confidence_interval(scores: Sequence[float]) -> tuple[float, float]:
     """The mean of bootstrap ``scores`` and the half-width of their 95% interval.
 
     The interval runs from the score ranked ``n // 40`` (2.5% from the bottom) to the one ranked the same
-    distance from the top, as in Koehn (2004), Moses and sacreBLEU.  float32 scores are averaged in
-    float32 (numpy's own way), as sacreBLEU averages its float32 chrF and TER scores; anything else in float64.
+    distance from the top, as in Koehn (2004), Moses and sacreBLEU.  With fewer than 40 scores nothing is
+    cut (``n // 40 == 0``): the "interval" is then the range of all the scores.  The half-width is half the
+    distance between the two scores at those ranks; ``mean ± half`` (how sacreBLEU reports it, and
+    :attr:`PairedResult.interval`) is centred on the mean, so its ends are those two scores only when the
+    mean lies halfway between them.  float32 scores are averaged in float32 (numpy's own way), as sacreBLEU
+    averages its float32 chrF and TER scores; anything else in float64.
 
         >>> mean, half = confidence_interval(range(1, 81))   # 80 scores: ranks 2 and 77 (from 0)
         >>> mean, half
@@ -827,6 +889,46 @@ def _bootstrap_scores(rng, table: np.ndarray, k: int, n_samples: int, score: _Sc
     return out
 
 
+def _warn_few_samples(n_samples: int, rule: str, interval_samples: int = 0) -> None:
+    """Warn when ``n_samples`` cannot resolve p < 0.05, or ``interval_samples`` (> 0) cannot trim an interval."""
+    if n_samples < MIN_SAMPLES_FOR_P:
+        if rule == "sacrebleu":
+            why = (f"the smallest p-value {n_samples} samples can give is 1/{n_samples + 1} = "
+                   f"{smallest_p_value(n_samples):.4f}, so no difference can reach p < 0.05")
+        else:
+            why = (f"under Moses' rule the p-value moves in steps of 1/{n_samples} = {1 / n_samples:.4f}, so below "
+                   f"0.05 it can only be 0, an estimate from {n_samples} samples")
+        warnings.warn(
+            f"n_samples={n_samples}: {why}; use at least {MIN_SAMPLES_FOR_P} (1,000 bootstrap samples and 10,000 "
+            "approximate-randomization trials are the usual numbers)",
+            SignificanceWarning,
+            stacklevel=3,
+        )
+    if 0 < interval_samples < MIN_SAMPLES_FOR_INTERVAL:
+        warnings.warn(
+            f"{interval_samples} bootstrap samples: fewer than {MIN_SAMPLES_FOR_INTERVAL}, so no score is cut from "
+            f"either end and the 95% interval (mean ± ci) spans the range of all {interval_samples} resampled scores",
+            SignificanceWarning,
+            stacklevel=3,
+        )
+
+
+def _warn_ties(name: str, ties: int, n_samples: int, above: int, identical: bool) -> None:
+    """Warn that ``ties`` samples equal the real difference, which sacreBLEU's rule does not count."""
+    strict, counted = (above + 1) / (n_samples + 1), (above + ties + 1) / (n_samples + 1)
+    same = (
+        f" Its per-segment statistics are the baseline's: it is compared with itself, and there is no evidence "
+        f"of any difference." if identical else ""
+    )
+    warnings.warn(
+        f"{name!r}: {ties} of {n_samples} samples tie exactly with the real difference; sacreBLEU's rule counts only "
+        f"the samples strictly above it and gives p = {strict:.4f}, counting the ties (a difference 'at least as "
+        f"large') gives p = {counted:.4f}.{same}",
+        SignificanceWarning,
+        stacklevel=3,
+    )
+
+
 def _results(names, scores, p_values, means, cis) -> dict[str, PairedResult]:
     return {
         name: PairedResult(
@@ -866,9 +968,19 @@ def paired_bootstrap(
 
     Draws ``n_samples`` test sets of the same size with replacement (the same draws for every system),
     scores each, and returns, by name (the baseline first, under ``baseline_name``), the real score, the
-    mean and 95% half-width of the resampled scores, and the p-value of the difference to the baseline:
-    the share of resamples whose absolute difference, minus the mean absolute difference, exceeds the
-    real one (``p_value_rule``: see :func:`p_value`).
+    mean and 95% half-width of the resampled scores, and the p-value of the difference to the baseline.
+    The p-value compares each resample's absolute difference, minus the mean absolute difference (which
+    centres the samples on "no difference"), with the real absolute difference: sacreBLEU's rule (the
+    default) counts the resamples *strictly above* it, (c + 1) / (n + 1); Moses' (``p_value_rule="moses"``)
+    counts those *at or above* it, c / n (see :func:`p_value`).  The p-value estimates P(a difference at
+    least this large | no real difference), not the probability that the difference is real.  It cannot
+    be smaller than ``1 / (n_samples + 1)`` under sacreBLEU's rule.
+
+    A :class:`SignificanceWarning` says when the numbers cannot carry their usual meaning:
+    ``n_samples < 20`` (no p-value below 0.05 is reachable), ``n_samples < 40`` (the interval is the range of
+    all the resampled scores), and, under sacreBLEU's rule, resamples that tie exactly with the real
+    difference (a system identical to the baseline: p = 1 / (n + 1) with no difference at all); the
+    warning then gives the p-value with the ties counted.
 
     ``seed=None`` draws from fresh operating-system entropy (results change from run to run).
     ``sacrebleu_float32=True`` rounds like sacreBLEU, which scores resampled statistics from float32
@@ -891,6 +1003,7 @@ def paired_bootstrap(
     score = _Scorer(adapter, options, fast, sacrebleu_float32)
     mats = _statistics(adapter, baseline, systems, references, options, fast)
     score.check(mats[0].sum(axis=0))
+    _warn_few_samples(n_samples, p_value_rule, interval_samples=n_samples)
     k = mats[0].shape[1]
     real = score(np.stack([m.sum(axis=0) for m in mats]), float32=False)
     samples = _bootstrap_scores(np.random.default_rng(seed), np.hstack(mats), k, n_samples, score)
@@ -900,7 +1013,13 @@ def paired_bootstrap(
     p_values: list[float | None] = [None]
     for j in range(1, len(names)):
         diffs = np.abs(samples[:, j] - samples[:, 0])
-        p_values.append(p_value(diffs - diffs.mean(), abs(real[0] * scale - real[j] * scale), p_value_rule))
+        centred, observed = diffs - diffs.mean(), abs(real[0] * scale - real[j] * scale)
+        p_values.append(p_value(centred, observed, p_value_rule))
+        if p_value_rule == "sacrebleu":
+            ties = int(np.sum(centred == observed))  # compared as p_value compares (float32 stays float32)
+            if ties:
+                above = int(np.sum(centred > observed))
+                _warn_ties(names[j], ties, n_samples, above, np.array_equal(mats[0], mats[j]))
     intervals = [confidence_interval(samples[:, j]) for j in range(len(names))]
     return _results(names, real, p_values, [m / scale for m, _ in intervals], [c / scale for _, c in intervals])
 
@@ -924,8 +1043,12 @@ def paired_approximate_randomization(
 
     Arguments as for :func:`paired_bootstrap`.  Each of ``n_samples`` trials flips a coin per segment
     and swaps the baseline's and the system's statistics of the segments that came up heads (the same
-    coins for every system); the p-value is the share of trials whose absolute score difference exceeds
-    the real one.
+    coins for every system).  The p-value counts the trials whose absolute score difference is strictly
+    above the real one, (c + 1) / (n + 1) (sacreBLEU's rule, at least ``1 / (n_samples + 1)``), or at or
+    above it, c / n (``p_value_rule="moses"``).  Warnings as for :func:`paired_bootstrap` (fewer than 20
+    trials; ties with the real difference; fewer than 40 ``confidence_samples``).  On a corpus of a few
+    segments many shuffles give the real difference back exactly (the shuffle that swaps nothing, and
+    segments both systems translate alike), so the example below warns.
 
     ``confidence_samples > 0`` adds a bootstrap mean and 95% interval for every system, as sacreBLEU's
     ``n_ar_confidence`` does: the baseline's from a fresh generator, the systems' from the draws that
@@ -945,6 +1068,7 @@ def paired_approximate_randomization(
     score = _Scorer(adapter, options, fast, sacrebleu_float32)
     mats = _statistics(adapter, baseline, systems, references, options, fast)
     score.check(mats[0].sum(axis=0))
+    _warn_few_samples(n_samples, p_value_rule, interval_samples=confidence_samples)
     k = mats[0].shape[1]
     real = score(np.stack([m.sum(axis=0) for m in mats]), float32=False)
     observed = np.abs(real[1:] - real[0])
@@ -969,6 +1093,10 @@ def paired_approximate_randomization(
         at_or_above += (diffs >= observed).sum(axis=0)
     if p_value_rule == "sacrebleu":
         p_values = ((above + 1) / (n_samples + 1)).tolist()
+        for j, name in enumerate(systems):
+            ties = int(at_or_above[j] - above[j])
+            if ties:
+                _warn_ties(name, ties, n_samples, int(above[j]), np.array_equal(base, mats[j + 1]))
     else:
         p_values = (at_or_above / n_samples).tolist()
 
@@ -990,7 +1118,10 @@ __all__ = [
     "MetricAdapter",
     "P_VALUE_RULES",
     "PairedResult",
+    "MIN_SAMPLES_FOR_INTERVAL",
+    "MIN_SAMPLES_FOR_P",
     "SAMPLES_PER_CHUNK",
+    "SignificanceWarning",
     "GLEU_OPTIONS",
     "LIMB_BITS",
     "ROUGE_OPTIONS",
@@ -1006,4 +1137,5 @@ __all__ = [
     "paired_approximate_randomization",
     "paired_bootstrap",
     "register_metric",
+    "smallest_p_value",
 ]

@@ -66,9 +66,9 @@ NOT_COMPUTED: dict[str, dict[str, str]] = {
     },
     "11-significance": {
         "2.5": "definition of the 95% interval: 2.5% cut off each end",
-        "0.27": "published figure cited from Kocmi et al. (2021), not computed here",
-        "50": "published figure cited from Kocmi et al. (2021): 50% agreement",
-        "80": "published figure cited from Kocmi et al. (2021): 80% agreement",
+        "0.27": "published figure, BLEU row of the threshold table in Kocmi, Zouhar, Federmann & Post (2024), not computed here",
+        "50": "published figure, BLEU row of the threshold table in Kocmi, Zouhar, Federmann & Post (2024), not computed here: 50% accuracy",
+        "80": "published figure, BLEU row of the threshold table in Kocmi, Zouhar, Federmann & Post (2024), not computed here: 80% accuracy",
     },
     "13-metrics-and-people": {
         "0.25": "definition: what a z-score of +0.25 means",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -17,11 +18,13 @@ from evalkit.bleu import BLEUStats, corpus_bleu, score_stats, segment_stats
 from evalkit.significance import (
     MetricAdapter,
     PairedResult,
+    SignificanceWarning,
     confidence_interval,
     p_value,
     paired_approximate_randomization,
     paired_bootstrap,
     register_metric,
+    smallest_p_value,
 )
 
 # The doctest's toy corpus, and a slightly bigger one (an odd number of segments: the coin flips of a
@@ -35,6 +38,12 @@ TOY_SYS = {
     "A": [f"w{i} x{i} q z{i % 3} v" for i in range(7)],
     "B": [f"w{i} x y z{i % 3} v" if i % 2 else f"w{i} x{i} y z{i % 3} v" for i in range(7)],
 }
+
+
+# Tests on the toy corpora (3 to 7 segments) or with a handful of samples check arithmetic, not evidence: the
+# SignificanceWarnings they raise (ties with the real difference, too few samples) are expected there, and are
+# tested on their own below.
+TINY = pytest.mark.filterwarnings("ignore::evalkit.significance.SignificanceWarning")
 
 
 # ------------------------------------------------------------------------------------------ formulas
@@ -124,6 +133,7 @@ def test_bootstrap_equals_the_naive_loop(fast, smoothing):
     _assert_close(ours, _naive_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, 150, 7, **opts))
 
 
+@TINY
 @pytest.mark.parametrize("fast", [True, False])
 @pytest.mark.parametrize("smoothing", ["exp", "floor", "method1"])
 def test_ar_equals_the_naive_loop(fast, smoothing):
@@ -132,6 +142,7 @@ def test_ar_equals_the_naive_loop(fast, smoothing):
     _assert_close(ours, _naive_ar(TOY_BASE, TOY_SYS, TOY_REFS, 300, 3, smoothing=smoothing))
 
 
+@TINY
 @pytest.mark.parametrize("chunk", [32, 64, 1024])
 def test_chunking_does_not_change_any_draw(chunk, monkeypatch):
     ref_bs = paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=333, smoothing="exp")
@@ -143,6 +154,7 @@ def test_chunking_does_not_change_any_draw(chunk, monkeypatch):
                                             smoothing="exp") == ref_ar
 
 
+@TINY
 def test_doctest_toy_equals_sacrebleu():
     """The docstring examples' numbers, from sacreBLEU's PairedTest on the same three segments."""
     named = [("baseline", BASE), ("B", SYS["B"])]
@@ -172,8 +184,121 @@ def test_a_system_against_itself():
     tie (p = 1); sacreBLEU's > counts none, so its p-value is the smallest possible, 1 / (n + 1)."""
     same = {"copy": list(TOY_BASE)}
     for test in (paired_bootstrap, paired_approximate_randomization):
-        assert test(TOY_BASE, same, TOY_REFS, n_samples=200)["copy"].p_value == 1 / 201
+        with pytest.warns(SignificanceWarning, match="compared with itself"):
+            assert test(TOY_BASE, same, TOY_REFS, n_samples=200)["copy"].p_value == 1 / 201
         assert test(TOY_BASE, same, TOY_REFS, n_samples=200, p_value_rule="moses")["copy"].p_value == 1.0
+
+
+# ------------------------------------------------------------------------------------------ numbers that cannot mean much
+def _significance_warnings(call):
+    """The SignificanceWarning messages ``call()`` issues (every one, not once per place), and its result."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call()
+    return [str(w.message) for w in caught if issubclass(w.category, SignificanceWarning)], result
+
+
+def test_smallest_p_value_is_one_over_n_plus_one():
+    assert smallest_p_value(1000) == 1 / 1001 and smallest_p_value(1) == 0.5
+    assert smallest_p_value(19) == 0.05 and smallest_p_value(20) < 0.05  # 20 is the fewest that can reach p < 0.05
+    assert smallest_p_value(10, rule="moses") == 0.0
+    for bad, exc in ((0, ValueError), (2.5, TypeError)):
+        with pytest.raises(exc, match="n_samples"):
+            smallest_p_value(bad)
+    # it is the floor the tests really reach: a system far from the baseline gets exactly 1 / (n + 1)
+    far = {"far": ["q r s t"] * 3}
+    assert paired_bootstrap(BASE, far, REFS, n_samples=60, smoothing="floor")["far"].p_value == smallest_p_value(60)
+
+
+@pytest.mark.parametrize("test", [paired_bootstrap, paired_approximate_randomization])
+@pytest.mark.parametrize("n, warns", [(1, True), (19, True), (20, False), (1000, False)])
+def test_too_few_samples_to_reach_p_below_005_warn(test, n, warns):
+    messages, out = _significance_warnings(lambda: test(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=n, smoothing="exp"))
+    about_p = [m for m in messages if "smallest p-value" in m]
+    if warns:
+        assert about_p == [f"n_samples={n}: the smallest p-value {n} samples can give is 1/{n + 1} = {1 / (n + 1):.4f}, "
+                           "so no difference can reach p < 0.05; use at least 20 (1,000 bootstrap samples and 10,000 "
+                           "approximate-randomization trials are the usual numbers)"]
+        assert all(r.p_value >= 0.05 for name, r in out.items() if name != "baseline")  # what the warning says
+    else:
+        assert about_p == []
+
+
+def test_too_few_samples_under_moses_rule_warn_about_p_zero():
+    messages, out = _significance_warnings(lambda: paired_bootstrap(BASE, {"far": ["q r s t"] * 3}, REFS, n_samples=10,
+                                                                     smoothing="floor", p_value_rule="moses"))
+    assert out["far"].p_value == 0.0  # the "confident" number the warning is about
+    assert any("steps of 1/10 = 0.1000" in m and "can only be 0" in m for m in messages)
+
+
+@pytest.mark.parametrize("n, warns", [(39, True), (40, False)])
+def test_too_few_samples_for_an_interval_warn(n, warns):
+    messages, out = _significance_warnings(lambda: paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=n,
+                                                                    smoothing="exp"))
+    about_interval = [m for m in messages if "fewer than 40" in m]
+    assert bool(about_interval) is warns
+    messages, _ = _significance_warnings(lambda: paired_approximate_randomization(
+        TOY_BASE, TOY_SYS, TOY_REFS, n_samples=20, confidence_samples=n, smoothing="exp"))
+    assert any("fewer than 40" in m for m in messages) is warns
+    messages, _ = _significance_warnings(lambda: paired_approximate_randomization(
+        TOY_BASE, TOY_SYS, TOY_REFS, n_samples=20, smoothing="exp"))  # no interval asked: nothing to say about one
+    assert not any("fewer than 40" in m for m in messages)
+
+
+@pytest.mark.parametrize("test", [paired_bootstrap, paired_approximate_randomization])
+def test_a_system_against_itself_warns_and_gives_the_tie_counting_p(test):
+    messages, out = _significance_warnings(lambda: test(TOY_BASE, {"copy": list(TOY_BASE)}, TOY_REFS, n_samples=200))
+    assert out["copy"].p_value == 1 / 201  # sacreBLEU's number is kept (it is what sacreBLEU computes) ...
+    assert messages == [  # ... and the warning says what it is worth
+        "'copy': 200 of 200 samples tie exactly with the real difference; sacreBLEU's rule counts only the samples "
+        "strictly above it and gives p = 0.0050, counting the ties (a difference 'at least as large') gives "
+        "p = 1.0000. Its per-segment statistics are the baseline's: it is compared with itself, and there is no "
+        "evidence of any difference."
+    ]
+    # Moses' rule counts the ties itself (p = 1): nothing to warn about
+    messages, out = _significance_warnings(lambda: test(TOY_BASE, {"copy": list(TOY_BASE)}, TOY_REFS, n_samples=200,
+                                                        p_value_rule="moses"))
+    assert out["copy"].p_value == 1.0 and messages == []
+
+
+@pytest.mark.parametrize("test", [paired_bootstrap, paired_approximate_randomization])
+def test_two_systems_that_always_score_zero_warn(test):
+    """Different outputs, but no 4-gram matches anywhere: unsmoothed BLEU is 0 on every resample and shuffle, the
+    real difference is 0, every sample ties, and sacreBLEU's rule alone would call the pair significant."""
+    refs = [["a b c d e"], ["f g h i j"], ["k l m n o"], ["p q r s t"]]
+    zero_a = ["a b x d e", "f g x i j", "k l x n o", "p q x s t"]
+    zero_b = ["a x c d x", "f x h i x", "k x m n x", "p x r s x"]
+    messages, out = _significance_warnings(lambda: test(zero_a, {"B": zero_b}, refs, n_samples=100))
+    assert out["baseline"].score == out["B"].score == 0.0 and out["B"].p_value == 1 / 101
+    assert len(messages) == 1 and messages[0].startswith("'B': 100 of 100 samples tie exactly")
+    assert "gives p = 1.0000" in messages[0] and "compared with itself" not in messages[0]
+
+
+def test_the_tie_counting_p_is_the_at_least_as_large_count():
+    """On 7 segments several shuffles give the real difference back exactly: the warning's second p-value is
+    (c + 1) / (n + 1) with c the samples at or above the real difference (Moses' count, c / n)."""
+    messages, strict = _significance_warnings(lambda: paired_approximate_randomization(TOY_BASE, TOY_SYS, TOY_REFS,
+                                                                                         n_samples=333, smoothing="exp"))
+    moses = paired_approximate_randomization(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=333, smoothing="exp",
+                                             p_value_rule="moses")
+    for name in TOY_SYS:
+        at_or_above = round(moses[name].p_value * 333)
+        warned = [m for m in messages if m.startswith(f"'{name}':")]
+        assert len(warned) == 1
+        assert f"gives p = {strict[name].p_value:.4f}, counting the ties" in warned[0]
+        assert warned[0].endswith(f"gives p = {(at_or_above + 1) / 334:.4f}.")
+        assert (at_or_above + 1) / 334 > strict[name].p_value
+
+
+def test_real_data_gives_no_warning(wmt17):
+    """1,000 resamples of 300 WMT17 segments: no tie, enough samples; the warnings stay silent."""
+    reference, systems = wmt17
+    refs = [[r] for r in reference[:300]]
+    base, others = systems["LIUM-NMT"][:300], {n: systems[n][:300] for n in ("online-B", "KIT")}
+    for test in (paired_bootstrap, paired_approximate_randomization):
+        messages, _ = _significance_warnings(lambda: test(base, others, refs, n_samples=1000, tokenize="13a",
+                                                          smoothing="exp"))
+        assert messages == []
 
 
 def test_same_draws_for_every_system_and_order_independence():
@@ -348,6 +473,7 @@ def test_vectorized_ter_scores_equal_score_stats(rows):
         assert value == sig.METRICS["ter"].score(row, {})
 
 
+@TINY
 def test_chrf_and_ter_scores_are_the_corpus_scores():
     from evalkit.chrf import corpus_chrf
     from evalkit.ter import corpus_ter
@@ -362,6 +488,7 @@ def test_chrf_and_ter_scores_are_the_corpus_scores():
         assert out[name].score == corpus_ter(hyps, TOY_REFS, normalized=True).score
 
 
+@TINY
 def test_ter_rows_are_exact_integers_with_averaged_reference_lengths():
     """Three references of lengths 5, 5 and 6 average to 16/3; two of 5 and 6 to 11/2: L = lcm(3, 2) = 6.
     The rows keep 6 * average exactly, so the summed reference length is the exact sum of the averages,

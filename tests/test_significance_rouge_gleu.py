@@ -23,6 +23,10 @@ from evalkit.gleu import corpus_gleu
 from evalkit.rouge_corpus import corpus_rouge
 from evalkit.significance import paired_approximate_randomization, paired_bootstrap
 
+# These tests compare with sacreBLEU's and each other's numbers on toy corpora and tiny n_samples, where
+# evalkit rightly warns that no small p is reachable or that samples tie; the warning is tested in test_significance.py.
+pytestmark = pytest.mark.filterwarnings("ignore::evalkit.significance.SignificanceWarning")
+
 
 @pytest.fixture(scope="module", params=["test", "dev"])
 def jfleg(request):
