@@ -16,7 +16,8 @@ The computation has two halves, kept apart (as in :mod:`evalkit.bleu`):
 With several references the official script (``compute_gleu``, "GLEU Without Tuning", 2016) picks *one*
 reference per sentence at random, scores the corpus, repeats this 500 times and reports the mean.
 Iteration j is seeded with ``j * 101`` under Python 2; :func:`script_reference_indices` reproduces the
-draws, so :func:`corpus_gleu` reproduces the published numbers.
+draws, so :func:`corpus_gleu` reproduces the JFLEG leaderboard's SOURCE row (two decimals, keisks/jfleg
+``README.md``) and gleu 1.1.0's ``gleu -f -d 4`` output (four).
 
     >>> source = "She go to the school every day ."
     >>> reference = "She goes to school every day ."

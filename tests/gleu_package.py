@@ -1,4 +1,4 @@
-"""Calls into the ``gleu`` package (gleu 1.1.0, the Python 3 port of the official GLEU script) for the tests.
+"""Calls into the ``gleu`` package (gleu 1.1.0, a Python 3 reimplementation of the official GLEU script by Shota Koyama) for the tests.
 
 The package's command line reads files and prints rounded numbers; its functions give the unrounded
 values.  ``corpus`` and ``sentences`` below string together the same functions its ``gleu`` and ``sgleu``
