@@ -235,7 +235,7 @@ def test_spread_is_the_scripts_population_std_and_normal_interval():
 
 
 # --------------------------------------------------------------------------------------------------------
-# JFLEG: the published numbers (independent facts) and the gleu package at test time
+# JFLEG: the leaderboard's numbers (two decimals, independent facts) and the gleu package at test time
 # Recorded from gleu 1.1.0's `gleu -f -d 4` on JFLEG (the leaderboard, keisks/jfleg README.md, publishes the
 # source row to two decimals, 38.21 / 40.54); test_jfleg_source_row also recomputes them with the package.
 # --------------------------------------------------------------------------------------------------------
