@@ -23,7 +23,7 @@ in the student edition without giving the answer away (the way nbgrader-style co
     ✗ Not yet: clip each n-gram to its count in the reference.
 
 Numbers are compared at four decimals (``2/3``, ``Fraction(2, 3)`` and ``0.66667`` are the same answer),
-strings without regard to case or repeated spaces; lists and tuples are the same, sets are unordered.
+strings without regard to case, repeated spaces or surrounding punctuation; lists and tuples are the same, sets are unordered.
 """
 
 from __future__ import annotations
@@ -105,8 +105,8 @@ def _canonical(value: Any) -> str:
             return "nan"
         shown = f"{x:.4f}"
         return "0.0000" if shown == "-0.0000" else shown
-    if isinstance(value, str):
-        return " ".join(value.casefold().split())
+    if isinstance(value, str):  # case, repeated spaces and surrounding punctuation do not matter: "No." is "no"
+        return " ".join(value.casefold().split()).strip(" .,;:!?'\"")
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_canonical(v) for v in value) + "]"
     if isinstance(value, (set, frozenset)):

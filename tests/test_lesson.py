@@ -65,6 +65,7 @@ def test_quotes_need_the_same_names():
     (0.70710678, 0.70711),  # four decimals
     (np.float64(0.5), 0.5),
     ("Cat sat", "  cat   SAT "),
+    ("no", "No."),
     ({"a", "b"}, {"b", "a"}),
     ({"x": 1.0, "y": 2}, {"y": 2.0, "x": 1}),
     (True, True),
