@@ -11,6 +11,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 # make lab serves on PORT (PORT=9999 make lab for another)
 PORT   ?= 8888
+# make lab opens this folder: the lessons (with answers), or LAB_DIR=exercises for the student editions
+LAB_DIR ?= notebooks
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.evalkit-installed
 # pip's full output goes here; it is printed only when the install fails
@@ -35,8 +37,9 @@ $(STAMP): requirements.txt pyproject.toml
 	@echo "Installed: evalkit and its pinned requirements are in $(VENV)."
 
 lab: install
-	@echo "Opening JupyterLab on the lessons: http://localhost:$(PORT)/lab (the token is printed below)"
-	$(BIN)/jupyter lab --notebook-dir=notebooks --port=$(PORT) --ServerApp.port_retries=0 \
+	@test -d $(LAB_DIR) || { echo "$(LAB_DIR)/ does not exist (for the student editions, run make exercises first)"; exit 2; }
+	@echo "Opening JupyterLab on $(LAB_DIR)/: http://localhost:$(PORT)/lab (the token is printed below)"
+	$(BIN)/jupyter lab --notebook-dir=$(LAB_DIR) --port=$(PORT) --ServerApp.port_retries=0 \
 		$(if $(filter 0,$(shell id -u)),--allow-root)
 
 test: install
@@ -56,8 +59,10 @@ bench: install
 	$(BIN)/python benchmarks/bench.py
 
 # Student copies of whatever notebooks/*.ipynb exist; the lessons themselves keep their answers.
+# A student's answers in exercises/ are never deleted: an existing folder is kept as exercises.old-<time>/.
 exercises: install
-	@rm -rf exercises
+	@if [ -d exercises ]; then old=exercises.old-$$(date +%Y%m%d-%H%M%S); mv exercises $$old; \
+		echo "the previous exercises/ (with any answers written in it) is kept as $$old/"; fi
 	@$(BIN)/python -m tools.exercises --out exercises
 
 # The stored outputs as they are: no kernel, no re-execution, nothing fetched.
