@@ -23,7 +23,7 @@ in the student edition without giving the answer away (the way nbgrader-style co
     ✗ Not yet: clip each n-gram to its count in the reference.
 
 Numbers are compared at four decimals (``2/3``, ``Fraction(2, 3)`` and ``0.66667`` are the same answer),
-strings without regard to case, repeated spaces or surrounding punctuation; lists and tuples are the same, sets are unordered.
+strings without regard to case or repeated spaces (a one-string answer also without surrounding punctuation); lists and tuples are the same, sets are unordered.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from typing import Any
 __all__ = ["Quotes", "answer_digest", "check_answer"]
 
 NOTE = "Note: the text quotes"
+PUNCTUATION = " .,;:!?'\""
 
 
 def _same(value: Any, quoted: Any, rel_tol: float) -> bool:
@@ -105,8 +106,8 @@ def _canonical(value: Any) -> str:
             return "nan"
         shown = f"{x:.4f}"
         return "0.0000" if shown == "-0.0000" else shown
-    if isinstance(value, str):  # case, repeated spaces and surrounding punctuation do not matter: "No." is "no"
-        return " ".join(value.casefold().split()).strip(" .,;:!?'\"")
+    if isinstance(value, str):  # case and repeated spaces do not matter
+        return " ".join(value.casefold().split())
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_canonical(v) for v in value) + "]"
     if isinstance(value, (set, frozenset)):
@@ -117,8 +118,13 @@ def _canonical(value: Any) -> str:
 
 
 def answer_digest(value: Any) -> str:
-    """The digest ``check_answer`` compares with: a SHA-256 of the answer's canonical form."""
-    return "sha256:" + hashlib.sha256(("evalkit answer\n" + _canonical(value)).encode("utf-8")).hexdigest()[:24]
+    """The digest ``check_answer`` compares with: a SHA-256 of the answer's canonical form.  An answer that is
+    one string is also taken without its surrounding punctuation ("No." is "no"); strings inside a list, set
+    or dict are tokens, compared with their punctuation ("," is not ".")."""
+    canonical = _canonical(value)
+    if isinstance(value, str) and canonical.strip(PUNCTUATION):
+        canonical = canonical.strip(PUNCTUATION)
+    return "sha256:" + hashlib.sha256(("evalkit answer\n" + canonical).encode("utf-8")).hexdigest()[:24]
 
 
 def check_answer(value: Any, digest: str, hint: str = "") -> None:

@@ -66,6 +66,7 @@ def test_quotes_need_the_same_names():
     (np.float64(0.5), 0.5),
     ("Cat sat", "  cat   SAT "),
     ("no", "No."),
+    (",", ","),
     ({"a", "b"}, {"b", "a"}),
     ({"x": 1.0, "y": 2}, {"y": 2.0, "x": 1}),
     (True, True),
@@ -81,6 +82,8 @@ def test_equal_answers_have_equal_digests(right, same):
     (True, 1),
     (1, "1"),
     ({"a"}, ["a"]),
+    ([","], ["."]),  # tokens keep their punctuation
+    (["5", "-"], ["5-"]),
 ])
 def test_different_answers_have_different_digests(right, other):
     assert answer_digest(right) != answer_digest(other)
