@@ -24,7 +24,9 @@ The items are usually *systems* (system-level correlation: one metric score and 
 
 - :func:`bootstrap_correlation` resamples the *items* with replacement (a seeded numpy generator) and
   reports a percentile confidence interval; :func:`bootstrap_difference` resamples the items once for two
-  metrics at a time (a paired bootstrap) to ask whether one correlates better than the other.
+  metrics at a time (a paired bootstrap) to ask whether one correlates better than the other.  Both sort
+  the items by their values first (:func:`canonical_order`), so the interval does not depend on the order
+  in which the items are listed: the same seed gives the same interval for any order.
 
     >>> round(pearson([1, 2, 3, 4], [1, 3, 2, 4]), 4), round(kendall_tau([1, 2, 3, 4], [1, 3, 2, 4]), 4)
     (0.8, 0.6667)
@@ -210,6 +212,21 @@ def _check_bootstrap(n_samples: Any, confidence: Any, seed: Any) -> None:
     check_int("seed", seed, 0)
 
 
+def canonical_order(*columns: Sequence[float]) -> list[int]:
+    """The item indices sorted by the items' values (first column, then the next on a tie, ...).
+
+    The bootstrap draws *positions* 0..n-1; reading the items in this order first makes a seeded draw pick
+    the same items whatever order the caller listed them in.  Items equal in every column are
+    interchangeable, so their order among themselves does not matter.
+
+    >>> canonical_order([3, 1, 2], [0, 5, 5])
+    [1, 2, 0]
+    >>> canonical_order([1, 1, 0], [9, 8, 7])     # a tie in x is ordered by y
+    [2, 1, 0]
+    """
+    return sorted(range(len(columns[0])), key=lambda i: tuple(column[i] for column in columns))
+
+
 def _resampled(statistic: Callable[[list[int]], float], n: int, n_samples: int, seed: int):
     """``statistic`` of ``n_samples`` resamples of the item indices 0..n-1; undefined resamples dropped."""
     import numpy as np
@@ -247,13 +264,20 @@ def bootstrap_correlation(
     """The correlation of x and y with a bootstrap confidence interval: draw n items with replacement
     (``numpy.random.default_rng(seed)``), correlate, repeat ``n_samples`` times, take the percentiles.
 
+    The items are put in :func:`canonical_order` (sorted by x, then y) before drawing, so listing the same
+    items in another order gives the same interval under the same seed.
+
     >>> bootstrap_correlation([1, 2, 3, 4, 5, 6], [1, 3, 2, 5, 4, 6], n_samples=200)
+    CorrelationInterval(pearson: 0.8857 [0.4167, 0.9911] at 95%, 200 resamples)
+    >>> bootstrap_correlation([6, 5, 4, 3, 2, 1], [6, 4, 5, 2, 3, 1], n_samples=200)   # the same items, reversed
     CorrelationInterval(pearson: 0.8857 [0.4167, 0.9911] at 95%, 200 resamples)
     """
     corr = _method(method)
     xs, ys = check_pairs(x, y)
     _check_bootstrap(n_samples, confidence, seed)
     value = corr(xs, ys)
+    order = canonical_order(xs, ys)
+    xs, ys = [xs[i] for i in order], [ys[i] for i in order]
     estimates, undefined = _resampled(
         lambda rows: corr([xs[i] for i in rows], [ys[i] for i in rows]), len(xs), n_samples, seed
     )
@@ -271,7 +295,9 @@ def bootstrap_difference(
     confidence: float = 0.95,
 ) -> CorrelationInterval:
     """Paired bootstrap of corr(x_a, y) - corr(x_b, y): each resample of the items scores both metrics, so
-    the interval is about the *difference* (metric A against metric B on the same systems).
+    the interval is about the *difference* (metric A against metric B on the same systems).  The items are
+    put in :func:`canonical_order` (by x_a, then x_b, then y) before drawing, as in
+    :func:`bootstrap_correlation`: the interval does not depend on the order the items are listed in.
 
     >>> d = bootstrap_difference([1, 2, 3, 4, 5, 6], [2, 1, 3, 5, 4, 6], [1, 2, 3, 4, 6, 5], n_samples=200)
     >>> d
@@ -282,6 +308,8 @@ def bootstrap_difference(
     xb, _ = check_pairs(x_b, y)
     _check_bootstrap(n_samples, confidence, seed)
     value = corr(xa, ys) - corr(xb, ys)
+    order = canonical_order(xa, xb, ys)
+    xa, xb, ys = [xa[i] for i in order], [xb[i] for i in order], [ys[i] for i in order]
 
     def statistic(rows: list[int]) -> float:
         sample_y = [ys[i] for i in rows]
@@ -385,6 +413,7 @@ __all__ = [
     "METHODS",
     "TAU_VARIANTS",
     "CorrelationInterval",
+    "canonical_order",
     "PairCounts",
     "bootstrap_correlation",
     "bootstrap_difference",

@@ -218,12 +218,22 @@ def test_numpy_arrays_and_numbers_are_accepted():
 # ---------------------------------------------------------------------------------------------------------
 _X = [0.3, 1.2, 0.8, 2.5, 1.9, 3.1, 2.2, 0.1, 1.5, 2.8]
 _Y = [0.2, 0.9, 1.1, 2.0, 2.4, 2.7, 1.8, 0.5, 1.0, 3.0]
+# the bootstrap draws positions in the items' canonical order: sorted by x, then y (numpy's lexsort takes
+# the last key as the primary one)
+_SORTED = np.lexsort((_Y, _X))
+_XS, _YS = np.array(_X)[_SORTED], np.array(_Y)[_SORTED]
+
+
+def test_canonical_order_sorts_by_the_columns_in_turn():
+    assert correlation.canonical_order(_X, _Y) == _SORTED.tolist()
+    assert correlation.canonical_order([2, 1, 2, 1], [0, 0, -1, 5]) == [1, 3, 2, 0]
+    assert correlation.canonical_order([1, 1], [1, 1], [2, 1]) == [1, 0]  # a tie in two columns: the third
 
 
 def test_bootstrap_pearson_equals_a_numpy_recomputation():
     result = bootstrap_correlation(_X, _Y, n_samples=500, seed=7)
     draws = np.random.default_rng(7).integers(0, len(_X), size=(500, len(_X)))
-    x, y = np.array(_X)[draws], np.array(_Y)[draws]
+    x, y = _XS[draws], _YS[draws]
     estimates = [np.corrcoef(a, b)[0, 1] for a, b in zip(x, y)]
     low, high = np.percentile(estimates, [2.5, 97.5])
     assert math.isclose(result.value, np.corrcoef(_X, _Y)[0, 1], rel_tol=1e-12)
@@ -235,7 +245,7 @@ def test_bootstrap_pearson_equals_a_numpy_recomputation():
 def test_bootstrap_kendall_equals_a_brute_force_recomputation():
     result = bootstrap_correlation(_X, _Y, method="kendall", n_samples=300, seed=3, confidence=0.9)
     draws = np.random.default_rng(3).integers(0, len(_X), size=(300, len(_X)))
-    estimates = [float(brute_force_tau([_X[i] for i in row], [_Y[i] for i in row])) for row in draws.tolist()]
+    estimates = [float(brute_force_tau(_XS[row].tolist(), _YS[row].tolist())) for row in draws]
     low, high = np.percentile(estimates, [5, 95])
     assert math.isclose(result.low, low, rel_tol=1e-9) and math.isclose(result.high, high, rel_tol=1e-9)
     assert math.isclose(result.value, float(brute_force_tau(_X, _Y)), rel_tol=1e-12)
@@ -264,12 +274,61 @@ def test_bootstrap_difference():
     d = bootstrap_difference(_X, other, _Y, n_samples=400, seed=5)
     assert math.isclose(d.value, pearson(_X, _Y) - pearson(other, _Y), rel_tol=1e-12)
     draws = np.random.default_rng(5).integers(0, len(_X), size=(400, len(_X)))
-    estimates = [np.corrcoef(np.array(_X)[r], np.array(_Y)[r])[0, 1] - np.corrcoef(np.array(other)[r],
-                 np.array(_Y)[r])[0, 1] for r in draws]
+    order = np.lexsort((_Y, other, _X))  # by x_a, then x_b, then y
+    xa, xb, y = np.array(_X)[order], np.array(other)[order], np.array(_Y)[order]
+    estimates = [np.corrcoef(xa[r], y[r])[0, 1] - np.corrcoef(xb[r], y[r])[0, 1] for r in draws]
     low, high = np.percentile(estimates, [2.5, 97.5])
     assert math.isclose(d.low, low, rel_tol=1e-9, abs_tol=1e-12) and math.isclose(d.high, high, rel_tol=1e-9)
     same = bootstrap_difference(_X, _X, _Y, n_samples=50)
     assert same.value == same.low == same.high == 0.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_bootstrap_interval_does_not_depend_on_the_order_of_the_items(data):
+    # the same items listed in another order, the same seed: the same interval, the same resamples
+    n = data.draw(st.integers(4, 12))
+    x = data.draw(st.lists(st.integers(-5, 5), min_size=n, max_size=n))
+    y = data.draw(st.lists(st.integers(-5, 5), min_size=n, max_size=n))
+    x_b = data.draw(st.lists(st.integers(-5, 5), min_size=n, max_size=n))
+    assume(_not_constant(x) and _not_constant(y) and _not_constant(x_b))
+    shuffle = data.draw(st.permutations(range(n)))
+    seed = data.draw(st.integers(0, 2**32))
+    for method in ("pearson", "kendall"):
+        try:
+            one = bootstrap_correlation(x, y, method=method, n_samples=60, seed=seed)
+        except ValueError:  # too many undefined resamples: the shuffled order must say the same
+            with pytest.raises(ValueError, match="undefined"):
+                bootstrap_correlation([x[i] for i in shuffle], [y[i] for i in shuffle], method=method,
+                                      n_samples=60, seed=seed)
+            continue
+        two = bootstrap_correlation([x[i] for i in shuffle], [y[i] for i in shuffle], method=method,
+                                    n_samples=60, seed=seed)
+        assert (one.value, one.low, one.high, one.undefined, one.samples) == (
+            two.value, two.low, two.high, two.undefined, two.samples)
+        try:
+            d1 = bootstrap_difference(x, x_b, y, method=method, n_samples=60, seed=seed)
+        except ValueError:
+            continue
+        d2 = bootstrap_difference([x[i] for i in shuffle], [x_b[i] for i in shuffle], [y[i] for i in shuffle],
+                                  method=method, n_samples=60, seed=seed)
+        assert (d1.value, d1.low, d1.high, d1.samples) == (d2.value, d2.low, d2.high, d2.samples)
+
+
+def test_bootstrap_interval_on_wmt17_is_the_same_for_any_order_of_the_systems():
+    # lesson 13's case: the 16 WMT17 systems, listed in the data's order, reversed, and by name
+    from evalkit.data import wmt17_human_scores
+
+    human = wmt17_human_scores()
+    metric = {name: 2.0 * z + 0.1 * (len(name) % 5) for name, z in human.items()}  # any metric will do
+    orders = [list(human), list(human)[::-1], sorted(human)]
+    results = [bootstrap_correlation([metric[k] for k in names], [human[k] for k in names], n_samples=300, seed=0)
+               for names in orders]
+    assert all((r.low, r.high, r.samples) == (results[0].low, results[0].high, results[0].samples) for r in results)
+    other = {name: -z + 0.05 * len(name) for name, z in human.items()}
+    diffs = [bootstrap_difference([metric[k] for k in names], [other[k] for k in names], [human[k] for k in names],
+                                  n_samples=300, seed=0) for names in orders]
+    assert all((d.low, d.high) == (diffs[0].low, diffs[0].high) for d in diffs)
 
 
 # ---------------------------------------------------------------------------------------------------------
