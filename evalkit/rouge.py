@@ -48,7 +48,7 @@ Conventions (each one chosen on purpose; the lesson in ``notebooks/06-rouge.ipyn
   the way rouge-score and ROUGE-1.5.5 do (on a mismatch, step to the cell above unless the cell to the left
   is strictly larger).
 - **ROUGE-W** follows, by default (``convention="lin2004"``), the dynamic programme of Lin (2004, section
-  3.3) on the whole token sequences.  ``convention="rouge-1.5.5"`` reproduces the Perl script instead: it
+  4) on the whole token sequences.  ``convention="rouge-1.5.5"`` reproduces the Perl script instead: it
   works per reference *line*, marks the reference positions on the path read back from the WLCS table for
   each hypothesis line, weighs each run of consecutive marked reference positions (with the same clipping
   as ROUGE-Lsum; a run that ends on a clipped token is carried on or lost, as in the script), and divides
@@ -96,7 +96,7 @@ DEFAULT_MAX_SKIP = 4  # ROUGE-S4 / ROUGE-SU4, the variant reported in DUC evalua
 # keeps a typo (rouge_n(h, r, 10**7) took 6 s, "rouge1000000" 34 s and 671 MB) from running for ages.
 MAX_N = 9
 # ROUGE-W's weight: f(k) = k ** weight must reward consecutive matches, f(x + y) >= f(x) + f(y) (Lin 2004,
-# section 3.3), which holds for weight >= 1 only (weight 1 is ROUGE-L); below 1 the WLCS can exceed
+# section 4), which holds for weight >= 1 only; below 1 the WLCS can exceed
 # f(length) and F exceeds 1 (weight 0.5 gave F = 1.65).  Above MAX_WEIGHT, f(length) of a long text
 # overflows floats (1000 ** 103 > 1e308) and nobody uses such weights (ROUGE-1.5.5 suggests 1.2).
 MAX_WEIGHT = 10.0
@@ -525,8 +525,9 @@ def _check_weight(weight: Any) -> float:
         raise TypeError(f"weight must be a number, got {type(weight).__name__}")
     if not (math.isfinite(weight) and 1 <= weight <= MAX_WEIGHT):
         raise ValueError(
-            f"weight must be a number from 1 to {MAX_WEIGHT:g}: f(k) = k ** weight rewards consecutive matches "
-            f"only for weight >= 1 (Lin 2004, 3.3; 1 is ROUGE-L, ROUGE-1.5.5 suggests 1.2), got {weight}"
+            f"weight must be a number from 1 to {MAX_WEIGHT:g}: ROUGE-W's f(k) = k ** weight must not credit scattered "
+            f"matches above consecutive ones (Lin 2004, section 4), so a weight below 1 is refused; ROUGE-1.5.5 "
+            f"suggests 1.2, and lesson 07 (notebooks/07-rouge-deep-dive.ipynb) explains the weight; got {weight}"
         )
     return float(weight)
 

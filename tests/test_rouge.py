@@ -291,7 +291,7 @@ def test_lsum_ignores_sentence_order_where_rouge_l_does_not():
 
 
 # --------------------------------------------------------------------------------------------------------
-# ROUGE-W (Lin 2004, section 3.3): hand-computed
+# ROUGE-W (Lin 2004, section 4): hand-computed
 # --------------------------------------------------------------------------------------------------------
 def test_rouge_w_example_of_lin_2004():
     # X = A B C D E F G; Y1 = A B C D H I K has one run of 4 matches, Y2 = A H B K C I D four runs of 1.
