@@ -32,7 +32,7 @@ from typing import Any
 from . import bleu as _bleu
 from ._checks import check_choice, check_int, check_references, check_text, check_weights, normalize_weights
 from .ranking import competition_ranks
-from .tokenize import get_tokenizer
+from .tokenize import get_tokenizer, warn_about_tokenization
 
 COUNT_ORDER = 6  # counted once; covers every max order offered and the 5-grams NLTK's methods 5 and 7 read
 MAX_ORDERS = tuple(range(1, COUNT_ORDER + 1))
@@ -57,9 +57,15 @@ def tokenize_text(text: str, tokenize: str = "none") -> list[str]:
 def count_sentence(
     hypothesis: str | Sequence[str], references: Sequence[str | Sequence[str]], tokenize: str = "none"
 ) -> _bleu.BLEUStats:
-    """The statistics of one segment, counted once up to ``COUNT_ORDER`` (strings are split by ``tokenize``)."""
+    """The statistics of one segment, counted once up to ``COUNT_ORDER`` (strings are split by ``tokenize``).
+
+    Like :func:`evalkit.bleu.sentence_bleu`, it gives one :class:`~evalkit.tokenize.TokenizationWarning` per
+    call when ``tokenize`` cannot split the texts (Chinese or Japanese under a tokenizer that splits at spaces).
+    """
     check_choice("tokenizer", tokenize, TOKENIZERS)
-    return _bleu.sentence_stats(hypothesis, references, max_order=COUNT_ORDER, tokenize=tokenize)
+    stats = _bleu.sentence_stats(hypothesis, references, max_order=COUNT_ORDER, tokenize=tokenize)
+    warn_about_tokenization([hypothesis, *references], tokenize, char_option="char")
+    return stats
 
 
 def count_corpus(

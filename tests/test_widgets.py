@@ -519,3 +519,24 @@ def test_one_tie_rule_for_tables_plots_and_widgets():
     worse = count_sentence("a dog", ["the cat is on the mat"])
     ranks = widgets.rankings({"z": same, "a": same, "m": worse}, [(1.0,), (0.5, 0.5)])
     assert ranks == {"z": [1, 1], "a": [1, 1], "m": [3, 3]}
+
+
+@pytest.mark.parametrize("tokenize", ["nltk", "13a"])
+def test_count_sentence_warns_once_about_unsplit_chinese_as_sentence_bleu_does(tokenize):
+    import warnings
+
+    from evalkit.tokenize import TokenizationWarning
+
+    def caught_warnings(hypothesis, references):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            stats = count_sentence(hypothesis, references, tokenize)
+        return stats, [w for w in caught if issubclass(w.category, TokenizationWarning)]
+
+    stats, caught = caught_warnings("猫坐在垫子上", ["猫在垫子上", "狗坐在垫子上"])
+    assert len(caught) == 1  # one per call, however many texts fail
+    assert f'tokenize="{tokenize}"' in str(caught[0].message) and 'tokenize="char"' in str(caught[0].message)
+    assert caught[0].filename == __file__  # pointed at the caller's line
+    assert stats.matches[0] == 0  # the whole sentence is one token, and it matches nothing: why it warns
+    assert caught_warnings(ROOKIE_PARAPHRASE, [ROOKIE_REFERENCE])[1] == []  # English: no warning
+    assert caught_warnings("die Katze saß auf der Matte", ["die Katze ist auf der Matte"])[1] == []  # German neither
