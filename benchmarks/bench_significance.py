@@ -53,8 +53,10 @@ def run() -> list[Row]:
         return PairedTest(named, {"BLEU": BLEU()}, [reference], test_type=test_type, n_samples=n)()[1]["BLEU"]
 
     def ours(test, n, float32=True):
+        # the bootstrap's p-value as sacreBLEU computes it (null="sacrebleu"), to compare; the default differs
+        extra = {"null": "sacrebleu"} if test is paired_bootstrap else {}
         return test(base, others, refs, n_samples=n, tokenize="13a", smoothing="exp", baseline_name=BASELINE,
-                    sacrebleu_float32=float32)
+                    sacrebleu_float32=float32, **extra)
 
     tasks = [("paired bootstrap, 1,000 resamples", "bs", paired_bootstrap, 1000),
              ("approximate randomization, 10,000 trials", "ar", paired_approximate_randomization, 10000)]
@@ -93,16 +95,18 @@ def _chrf_rows(reference, refs, base, others, named, tasks) -> list[Row]:
 
     rows = []
     for label, kind, test, n in tasks:
+        extra = {"null": "sacrebleu"} if test is paired_bootstrap else {}  # sacreBLEU's bootstrap p-value
         theirs, t_sacre = timed(lambda: PairedTest(named, {"chrF": CHRF(references=[reference])}, None,
                                                    test_type=kind, n_samples=n)()[1]["chrF2"])
         mine, t_ours = timed(lambda: test(base, others, refs, metric="chrf", n_samples=n, baseline_name=BASELINE,
-                                          sacrebleu_float32=True))
+                                          sacrebleu_float32=True, **extra))
         for t, o in zip(theirs, mine.values()):
             assert o.p_value == t.p_value
             assert abs(o.score * 100 - t.score) <= 1e-9
             if t.mean is not None:
                 assert abs(o.mean * 100 - float(t.mean)) <= 1e-9 and abs(o.ci * 100 - float(t.ci)) <= 1e-9
-        _, t_exact = timed(lambda: test(base, others, refs, metric="chrf", n_samples=n, baseline_name=BASELINE))
+        _, t_exact = timed(lambda: test(base, others, refs, metric="chrf", n_samples=n, baseline_name=BASELINE,
+                                        **extra))
         rows.append(Row(f"chrF {label}, 16 WMT17 systems, cold (statistics included)", t_ours,
                         "sacreBLEU PairedTest", t_sacre, note="sacrebleu_float32=True"))
         rows.append(Row(f"chrF {label}, 16 WMT17 systems, cold, exact arithmetic (default)", t_exact,

@@ -9,8 +9,11 @@ n-gram totals): a resampled corpus is scored by adding up the statistics of its 
 
 - **Paired bootstrap resampling** (Koehn, 2004): draw the segments of a pseudo test set with replacement,
   the *same* draws for the baseline and the system, and score both.  After many draws, the spread of the
-  system's scores gives a 95% confidence interval; the p-value counts the draws whose centred absolute
-  score difference reaches the real one.
+  system's scores gives a 95% confidence interval.  The p-value (``null="shifted"``, the default) moves the
+  resampled differences Δ*_i by the real difference Δ, so that they scatter around 0 as under "no
+  difference", and counts the draws with |Δ*_i − Δ| reaching |Δ|.  ``null="sacrebleu"`` gives sacreBLEU's
+  and Moses' p-value instead, which compares |Δ*_i| − mean |Δ*| with |Δ|: for a clear difference that
+  counts one side only and gives about half the two-sided p-value (see :func:`paired_bootstrap`).
 - **Approximate randomization** (Riezler & Maxwell, 2005): under the null hypothesis the two systems are
   interchangeable, so for each segment flip a coin and swap the two systems' statistics.  The p-value
   counts the shuffles whose absolute score difference reaches the real one.
@@ -22,8 +25,8 @@ difference.  With ``n`` samples, sacreBLEU's rule can give no p-value below ``1 
 (:func:`smallest_p_value`): 1,000 samples cannot say more than "p <= 0.001".
 
 **What is refused or flagged.**  Two situations give numbers that look confident and are not; evalkit keeps
-the numbers (they are what sacreBLEU computes, draw for draw) and issues a :class:`SignificanceWarning` that
-says why:
+the numbers (with ``null="sacrebleu"`` for the bootstrap, they are what sacreBLEU computes, draw for draw)
+and issues a :class:`SignificanceWarning` that says why:
 
 - *too few samples*: fewer than 20 samples cannot give a p-value below 0.05 under sacreBLEU's rule
   (1 / (n + 1) >= 0.05 for n <= 19), and under Moses' rule only p = 0 lies below it; with fewer than 40
@@ -37,7 +40,8 @@ says why:
   handful of segments, where few distinct resamples exist.
 
 Both reproduce sacreBLEU 2.6.0's ``PairedTest`` draw for draw (numpy's default generator, seeded with
-12345 unless you say otherwise): the same p-values, means and confidence intervals.  (``seed=0`` is a seed
+12345 unless you say otherwise): the same means and confidence intervals, and the same p-values (for the
+bootstrap, with ``null="sacrebleu"``; its default p-value is the shifted one).  (``seed=0`` is a seed
 here; sacreBLEU 2.6.0's ``PairedTest`` passes ``self._seed if self._seed else None`` to its tests, so with
 ``SACREBLEU_SEED=0`` it draws the systems' samples unseeded and cannot be reproduced.)  Five metrics are
 registered, each with the keywords of its corpus function:
@@ -108,6 +112,8 @@ from ._checks import (
 from .tokenize import TOKENIZERS
 
 P_VALUE_RULES = ("sacrebleu", "moses")
+# The paired bootstrap's null statistic: the shifted two-sided one (default), or sacreBLEU's / Moses' centred one.
+BOOTSTRAP_NULLS = ("shifted", "sacrebleu")
 # Fewer samples than these cannot resolve the conventional 0.05 level (p-values), or cut 2.5% from each end of
 # the sorted bootstrap scores (intervals): the tests warn below them.
 MIN_SAMPLES_FOR_P = 20
@@ -188,6 +194,41 @@ def p_value(statistics: Sequence[float], observed: float, rule: str = "sacrebleu
     if rule == "sacrebleu":
         return (int(np.sum(stats > observed)) + 1) / (len(stats) + 1)
     return int(np.sum(stats >= observed)) / len(stats)
+
+
+def bootstrap_null_statistics(
+    baseline_scores: Sequence[float],
+    system_scores: Sequence[float],
+    baseline_score: float,
+    system_score: float,
+    null: str = "shifted",
+) -> tuple[np.ndarray, float]:
+    """The paired bootstrap's test statistics and the observed value they are compared with.
+
+    ``baseline_scores[i]`` and ``system_scores[i]``: both systems' scores on resample i, so
+    Δ*_i = system_scores[i] − baseline_scores[i]; Δ = system_score − baseline_score, the real difference.
+    Returns ``(statistics, |Δ|)``, to be passed to :func:`p_value`.
+
+    ``"shifted"``: |Δ*_i − Δ|, the resampled differences moved to scatter around 0, as under "no
+    difference", folded to count both sides (computed in float64).  ``"sacrebleu"``: |Δ*_i| − mean |Δ*|,
+    sacreBLEU 2.6.0's and Moses' statistic (float32 scores stay float32, as in sacreBLEU).
+
+        >>> stats, observed = bootstrap_null_statistics([0, 0, 0, 0], [1, 3, 2, 6], 0, 3)
+        >>> stats.tolist(), observed
+        ([2.0, 0.0, 1.0, 3.0], 3.0)
+        >>> stats, _ = bootstrap_null_statistics([0, 0, 0, 0], [1, 3, 2, 6], 0, 3, null="sacrebleu")
+        >>> stats.tolist()
+        [-2.0, 0.0, -1.0, 3.0]
+    """
+    check_choice("null", null, BOOTSTRAP_NULLS)
+    base, system = _floats(baseline_scores), _floats(system_scores)
+    if base.ndim != 1 or base.shape != system.shape or len(base) == 0:
+        raise ValueError("baseline_scores and system_scores must be non-empty lists of numbers of the same length")
+    real = float(system_score) - float(baseline_score)
+    if null == "shifted":
+        return np.abs((system - base).astype(np.float64) - real), abs(real)
+    diffs = np.abs(system - base)
+    return diffs - diffs.mean(), abs(real)
 
 
 def smallest_p_value(n_samples: int, rule: str = "sacrebleu") -> float:
@@ -954,6 +995,7 @@ def paired_bootstrap(
     seed: int | None = DEFAULT_SEED,
     baseline_name: str = "baseline",
     p_value_rule: str = "sacrebleu",
+    null: str = "shifted",
     sacrebleu_float32: bool = False,
     fast: bool = True,
     **options: Any,
@@ -969,12 +1011,30 @@ def paired_bootstrap(
     Draws ``n_samples`` test sets of the same size with replacement (the same draws for every system),
     scores each, and returns, by name (the baseline first, under ``baseline_name``), the real score, the
     mean and 95% half-width of the resampled scores, and the p-value of the difference to the baseline.
-    The p-value compares each resample's absolute difference, minus the mean absolute difference (which
-    centres the samples on "no difference"), with the real absolute difference: sacreBLEU's rule (the
-    default) counts the resamples *strictly above* it, (c + 1) / (n + 1); Moses' (``p_value_rule="moses"``)
-    counts those *at or above* it, c / n (see :func:`p_value`).  The p-value estimates P(a difference at
-    least this large | no real difference), not the probability that the difference is real.  It cannot
-    be smaller than ``1 / (n_samples + 1)`` under sacreBLEU's rule.
+    The p-value estimates P(a difference at least this large | no real difference), not the probability
+    that the difference is real.
+
+    ``null`` chooses the statistic compared with the real absolute difference |Δ| (Δ = system − baseline;
+    Δ*_i the same difference on resample i); see :func:`bootstrap_null_statistics`:
+
+    - ``"shifted"`` (the default): |Δ*_i − Δ|.  The resampled differences scatter around the real Δ;
+      shifted by −Δ they scatter around 0 as they would if there were no difference, and a resample counts
+      when its shifted difference is at least as far from 0, on either side, as the real one: the usual
+      two-sided bootstrap test, which shifts the bootstrap distribution until it obeys the null hypothesis
+      (Efron & Tibshirani 1993, chapter 16).  On WMT17 its p-values come out close to approximate
+      randomization's (lesson 11).
+    - ``"sacrebleu"``: |Δ*_i| − mean |Δ*|, sacreBLEU 2.6.0's statistic (``_paired_bs_test`` in
+      ``sacrebleu/significance.py``), taken from Moses' ``bootstrap-hypothesis-difference-significance.pl``
+      (Mark Fishel's change of 22.10.2008, "now computes p-value").  Kept to reproduce sacreBLEU.  When the
+      systems clearly differ, every Δ*_i has Δ's sign, so the statistic is about Δ*_i − Δ − (the small
+      mean spread): it counts the resamples on *one* side of Δ only and returns about half the two-sided
+      p-value; even for Δ = 0 it gives about 0.4, not 1.  On pairs with no real difference it rejects
+      more often than the nominal level (see lesson 11).
+
+    The count follows ``p_value_rule`` under either null: sacreBLEU's rule (the default) counts the
+    statistics *strictly above* |Δ|, (c + 1) / (n + 1); Moses' (``p_value_rule="moses"``) counts those
+    *at or above* it, c / n (see :func:`p_value`).  It cannot be smaller than ``1 / (n_samples + 1)`` under
+    sacreBLEU's rule.  ``null`` changes the p-value only; scores, means and intervals are the same.
 
     A :class:`SignificanceWarning` says when the numbers cannot carry their usual meaning:
     ``n_samples < 20`` (no p-value below 0.05 is reachable), ``n_samples < 40`` (the interval is the range of
@@ -995,11 +1055,12 @@ def paired_bootstrap(
         >>> out = paired_bootstrap(["a b c d", "e f g x", "i j k l"], {"B": ["a b c d", "e f g h", "i j x l"]},
         ...                        refs, n_samples=100, smoothing="floor")
         >>> out["B"]
-        PairedResult(score=0.7503, p_value=0.3960, mean=0.7459, ci=0.2619)
+        PairedResult(score=0.7503, p_value=0.7228, mean=0.7459, ci=0.2619)
     """
     adapter = _check_inputs(
         baseline, systems, references, baseline_name, n_samples, seed, p_value_rule, metric, options
     )
+    check_choice("null", null, BOOTSTRAP_NULLS)
     score = _Scorer(adapter, options, fast, sacrebleu_float32)
     mats = _statistics(adapter, baseline, systems, references, options, fast)
     score.check(mats[0].sum(axis=0))
@@ -1012,13 +1073,13 @@ def paired_bootstrap(
     names = [baseline_name, *systems]
     p_values: list[float | None] = [None]
     for j in range(1, len(names)):
-        diffs = np.abs(samples[:, j] - samples[:, 0])
-        centred, observed = diffs - diffs.mean(), abs(real[0] * scale - real[j] * scale)
-        p_values.append(p_value(centred, observed, p_value_rule))
+        null_stats, observed = bootstrap_null_statistics(samples[:, 0], samples[:, j], real[0] * scale,
+                                                         real[j] * scale, null)
+        p_values.append(p_value(null_stats, observed, p_value_rule))
         if p_value_rule == "sacrebleu":
-            ties = int(np.sum(centred == observed))  # compared as p_value compares (float32 stays float32)
+            ties = int(np.sum(null_stats == observed))  # compared as p_value compares (float32 stays float32)
             if ties:
-                above = int(np.sum(centred > observed))
+                above = int(np.sum(null_stats > observed))
                 _warn_ties(names[j], ties, n_samples, above, np.array_equal(mats[0], mats[j]))
     intervals = [confidence_interval(samples[:, j]) for j in range(len(names))]
     return _results(names, real, p_values, [m / scale for m, _ in intervals], [c / scale for _, c in intervals])
@@ -1113,6 +1174,7 @@ def paired_approximate_randomization(
 
 
 __all__ = [
+    "BOOTSTRAP_NULLS",
     "DEFAULT_SEED",
     "METRICS",
     "MetricAdapter",
@@ -1128,6 +1190,7 @@ __all__ = [
     "ROUGE_SCORES",
     "bleu_row",
     "bleu_stats_from_row",
+    "bootstrap_null_statistics",
     "confidence_interval",
     "fixed_point_mean",
     "fixed_point_rows",

@@ -19,6 +19,7 @@ from evalkit.significance import (
     MetricAdapter,
     PairedResult,
     SignificanceWarning,
+    bootstrap_null_statistics,
     confidence_interval,
     p_value,
     paired_approximate_randomization,
@@ -55,6 +56,27 @@ def test_p_value_by_hand():
     assert p_value(stats, 1.0, rule="moses") == 0.0
 
 
+def test_bootstrap_null_statistics_by_hand():
+    """Real difference Δ = 3 - 0 = 3; resampled differences Δ* = 1, 3, 2, 6 (mean |Δ*| = 3)."""
+    stats, observed = bootstrap_null_statistics([0, 0, 0, 0], [1, 3, 2, 6], 0, 3)
+    assert observed == 3.0 and stats.tolist() == [2.0, 0.0, 1.0, 3.0]  # |Δ* - Δ|
+    assert p_value(stats, observed) == 1 / 5  # none strictly above 3: (0 + 1) / (4 + 1)
+    assert p_value(stats, observed, rule="moses") == 1 / 4  # the 3.0 is "at least as large"
+    sacre, _ = bootstrap_null_statistics([0, 0, 0, 0], [1, 3, 2, 6], 0, 3, null="sacrebleu")
+    assert sacre.tolist() == [-2.0, 0.0, -1.0, 3.0]  # |Δ*| - mean |Δ*|
+    # the sign of Δ does not matter: the baseline and the system swapped give the same statistics
+    swapped, observed = bootstrap_null_statistics([1, 3, 2, 6], [0, 0, 0, 0], 3, 0)
+    assert swapped.tolist() == stats.tolist() and observed == 3.0
+    # float32 scores (sacreBLEU's chrF and TER) stay float32 under sacreBLEU's statistic only
+    s32 = np.array([1, 3, 2, 6], dtype=np.float32)
+    assert bootstrap_null_statistics(np.zeros(4, np.float32), s32, 0, 3, null="sacrebleu")[0].dtype == np.float32
+    assert bootstrap_null_statistics(np.zeros(4, np.float32), s32, 0, 3)[0].dtype == np.float64
+    with pytest.raises(ValueError, match="null"):
+        bootstrap_null_statistics([0], [1], 0, 1, null="koehn")
+    with pytest.raises(ValueError, match="same length"):
+        bootstrap_null_statistics([0, 1], [1], 0, 1)
+
+
 def test_confidence_interval_by_hand():
     scores = list(range(100, 0, -1))  # 100 scores: 2.5% from each end is rank 2 and rank 97
     mean, half = confidence_interval(scores)
@@ -82,9 +104,10 @@ def test_result_is_frozen_with_a_rounded_repr():
 
 
 # ------------------------------------------------------------------------------------------ naive version
-def _naive_bootstrap(baseline, systems, references, n, seed, **options):
+def _naive_bootstrap(baseline, systems, references, n, seed, null="shifted", **options):
     """The bootstrap written the slow, obvious way: one big draw, each resample's statistics summed with
-    sum() over BLEUStats and scored with score_stats."""
+    sum() over BLEUStats and scored with score_stats.  ``null="shifted"``: count |Δ*_i − Δ| > |Δ|;
+    ``null="sacrebleu"``: count |Δ*_i| − mean |Δ*| > |Δ| (sacreBLEU's and Moses' statistic)."""
     tok = options.pop("tokenize", "none")
     stats = [segment_stats(h, references, tokenize=tok) for h in [baseline, *systems.values()]]
     idx = np.random.default_rng(seed).choice(len(baseline), size=(n, len(baseline)), replace=True)
@@ -92,8 +115,12 @@ def _naive_bootstrap(baseline, systems, references, n, seed, **options):
     real = [score_stats(sum(s), **options).score for s in stats]
     out = {"baseline": (real[0], None, *confidence_interval(scores[:, 0]))}
     for j, name in enumerate(systems, start=1):
-        d = np.abs(scores[:, j] - scores[:, 0])
-        c = int(np.sum(d - d.mean() > abs(real[j] - real[0])))
+        real_diff = real[j] - real[0]
+        if null == "shifted":
+            c = sum(abs((a - b) - real_diff) > abs(real_diff) for a, b in zip(scores[:, j], scores[:, 0]))
+        else:
+            d = np.abs(scores[:, j] - scores[:, 0])
+            c = int(np.sum(d - d.mean() > abs(real_diff)))
         out[name] = (real[j], (c + 1) / (n + 1), *confidence_interval(scores[:, j]))
     return out
 
@@ -125,12 +152,15 @@ def _assert_close(ours, naive):
             assert (a is None and b is None) or math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15)
 
 
+@TINY
+@pytest.mark.parametrize("null", ["shifted", "sacrebleu"])
 @pytest.mark.parametrize("fast", [True, False])
 @pytest.mark.parametrize("smoothing", ["exp", "floor", "add-k", "none", "method3"])
-def test_bootstrap_equals_the_naive_loop(fast, smoothing):
+def test_bootstrap_equals_the_naive_loop(fast, smoothing, null):
     opts = dict(smoothing=smoothing)
-    ours = paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=150, seed=7, fast=fast, **opts)
-    _assert_close(ours, _naive_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, 150, 7, **opts))
+    extra = {} if null == "shifted" else {"null": null}  # the default is "shifted"
+    ours = paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=150, seed=7, fast=fast, **extra, **opts)
+    _assert_close(ours, _naive_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, 150, 7, null=null, **opts))
 
 
 @TINY
@@ -166,16 +196,26 @@ def test_doctest_toy_equals_sacrebleu():
     finally:
         if saved is not None:
             os.environ["SACREBLEU_SEED"] = saved
-    ours_bs = paired_bootstrap(BASE, SYS, REFS, n_samples=100, smoothing="floor", sacrebleu_float32=True)
+    ours_bs = paired_bootstrap(BASE, SYS, REFS, n_samples=100, smoothing="floor", sacrebleu_float32=True,
+                               null="sacrebleu")
     ours_ar = paired_approximate_randomization(BASE, SYS, REFS, smoothing="floor")
     assert ours_bs["B"].p_value == bs[1].p_value
     assert ours_ar["B"].p_value == ar[1].p_value
     for ours, theirs in zip(ours_bs.values(), bs):
         assert abs(ours.mean * 100 - theirs.mean) < 1e-9 and abs(ours.ci * 100 - theirs.ci) < 1e-9
+    # The docstring's default (shifted) p-value: sacreBLEU's own resampled scores, shifted by hand.
+    idx = np.random.default_rng(12345).choice(3, size=(100, 3), replace=True)
+    bleu = BLEU(tokenize="none", smooth_method="floor")
+    rows = [np.array(bleu._extract_corpus_statistics(h, [[r[0] for r in REFS]])) for h in (BASE, SYS["B"])]
+    d = np.array([bleu._compute_score_from_stats(rows[1][i].sum(0)).score
+                  - bleu._compute_score_from_stats(rows[0][i].sum(0)).score for i in idx])
+    real = bs[1].score - bs[0].score
+    shifted_p = (int(np.sum(np.abs(d - real) > abs(real))) + 1) / 101
     assert repr(paired_bootstrap(BASE, SYS, REFS, n_samples=100, smoothing="floor")["B"]) == (
-        f"PairedResult(score={bs[1].score / 100:.4f}, p_value={bs[1].p_value:.4f}, "
+        f"PairedResult(score={bs[1].score / 100:.4f}, p_value={shifted_p:.4f}, "
         f"mean={bs[1].mean / 100:.4f}, ci={bs[1].ci / 100:.4f})"
     )
+    assert shifted_p != bs[1].p_value  # the default is not sacreBLEU's p-value
 
 
 # ------------------------------------------------------------------------------------------ properties
@@ -187,6 +227,60 @@ def test_a_system_against_itself():
         with pytest.warns(SignificanceWarning, match="compared with itself"):
             assert test(TOY_BASE, same, TOY_REFS, n_samples=200)["copy"].p_value == 1 / 201
         assert test(TOY_BASE, same, TOY_REFS, n_samples=200, p_value_rule="moses")["copy"].p_value == 1.0
+
+
+# ------------------------------------------------------------------------------------------ the two null statistics
+@pytest.fixture(scope="module")
+def wmt17_rows():
+    """sacreBLEU-style BLEU statistics (13a) of the first 500 WMT17 segments of LIUM-NMT and KIT, and a
+    metric "wmt17-rows" whose texts are "A:i" / "B:i" (segment i of either system), scored by evalkit's BLEU:
+    swapped pairs cost no recounting."""
+    from evalkit import data
+
+    reference, systems = data.wmt17_reference()[:500], data.wmt17_systems()
+    refs = [[r] for r in reference]
+    rows = {key: np.array([sig.bleu_row(x) for x in segment_stats(systems[name][:500], refs, tokenize="13a")])
+            for key, name in (("A", "LIUM-NMT"), ("B", "KIT"))}
+    bleu = sig.METRICS["bleu"]
+
+    def statistics(corpora, references, options, fast):
+        return [np.array([rows[t[0]][int(t[2:])] for t in c], dtype=np.int64) for c in corpora]
+
+    register_metric(MetricAdapter("wmt17-rows", frozenset(), statistics,
+                                  lambda row, o: bleu.score(row, {"smoothing": "exp"}),
+                                  lambda r, o, f: bleu.score_rows(r, {"smoothing": "exp"}, f)))
+    yield [[f"ref:{i}"] for i in range(500)]
+    sig.METRICS.pop("wmt17-rows")
+
+
+def test_shifted_p_is_about_twice_sacrebleus_on_a_clear_difference(wmt17_rows):
+    """KIT against LIUM-NMT on 500 segments (p about 0.1): every resampled difference has the real one's
+    sign, so sacreBLEU's statistic counts one tail; the shifted one counts both, about twice as many."""
+    a, b = [f"A:{i}" for i in range(500)], {"B": [f"B:{i}" for i in range(500)]}
+    shifted = paired_bootstrap(a, b, wmt17_rows, metric="wmt17-rows")["B"]
+    sacre = paired_bootstrap(a, b, wmt17_rows, metric="wmt17-rows", null="sacrebleu")["B"]
+    assert shifted.p_value >= 1.5 * sacre.p_value
+    assert (shifted.mean, shifted.ci, shifted.score) == (sacre.mean, sacre.ci, sacre.score)
+
+
+def test_no_difference_in_distribution(wmt17_rows):
+    """40 pairs with no real difference: each segment's two outputs (LIUM-NMT's, KIT's) are dealt to the
+    two "systems" by a coin.  The shifted test's p-values are not small (median about 0.5, as p-values of a
+    true null hypothesis should be) and it rejects at 0.05 about as often as it should (3 of 40 with this
+    seed); sacreBLEU's statistic gives a median near 0.2 and rejects more often (5 of 40)."""
+    rng = np.random.default_rng(0)
+    p = {"shifted": [], "sacrebleu": []}
+    for r in range(40):
+        heads = rng.integers(2, size=500).astype(bool)
+        x = [f"{'B' if h else 'A'}:{i}" for i, h in enumerate(heads)]
+        y = [f"{'A' if h else 'B'}:{i}" for i, h in enumerate(heads)]
+        for null in p:
+            out = paired_bootstrap(x, {"y": y}, wmt17_rows, metric="wmt17-rows", n_samples=200, seed=r, null=null)
+            p[null].append(out["y"].p_value)
+    shifted, sacre = np.array(p["shifted"]), np.array(p["sacrebleu"])
+    assert np.median(shifted) > 0.4 and np.median(sacre) < 0.25
+    assert (np.sum(shifted < 0.05), np.sum(sacre < 0.05)) == (3, 5)  # fixed by the seeds
+    assert abs(np.mean(shifted < 0.05) - 0.05) < abs(np.mean(sacre < 0.05) - 0.05)
 
 
 # ------------------------------------------------------------------------------------------ numbers that cannot mean much
@@ -385,9 +479,12 @@ def test_another_metric_plugs_in_with_a_few_lines():
         idx = np.random.default_rng(5).choice(7, size=(100, 7))
         sa = np.array([a[i].sum(0)[0] / a[i].sum(0)[1] for i in idx])
         sb = np.array([base[i].sum(0)[0] / base[i].sum(0)[1] for i in idx])
+        real_diff = a.sum(0)[0] / a.sum(0)[1] - base.sum(0)[0] / base.sum(0)[1]
+        assert out["A"].p_value == (np.sum(np.abs(sa - sb - real_diff) > abs(real_diff)) + 1) / 101
         d = np.abs(sa - sb)
-        real = abs(a.sum(0)[0] / a.sum(0)[1] - base.sum(0)[0] / base.sum(0)[1])
-        assert out["A"].p_value == (np.sum(d - d.mean() > real) + 1) / 101
+        sacre = paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, metric="word-accuracy", n_samples=100, seed=5,
+                                 null="sacrebleu")
+        assert sacre["A"].p_value == (np.sum(d - d.mean() > abs(real_diff)) + 1) / 101
         assert out["A"].mean == pytest.approx(sa.mean(), abs=1e-15)
         with pytest.raises(TypeError, match="unknown option"):
             paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, metric="word-accuracy", tokenize="13a")
@@ -432,6 +529,13 @@ def test_bad_input_is_refused_clearly(test, kwargs, exc, match):
     with pytest.raises(exc, match=match):
         test(args.pop("baseline"), args.pop("systems"), args.pop("references"), n_samples=args.pop("n_samples", 10),
              **args)
+
+
+def test_null_is_checked():
+    with pytest.raises(ValueError, match="null"):
+        paired_bootstrap(BASE, SYS, REFS, n_samples=10, null="koehn")
+    with pytest.raises(TypeError, match="null"):  # approximate randomization has nothing to shift
+        paired_approximate_randomization(BASE, SYS, REFS, n_samples=10, null="shifted")
 
 
 @pytest.mark.parametrize("bad", [-1, 2.0, True])

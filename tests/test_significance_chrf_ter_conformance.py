@@ -95,8 +95,8 @@ def evalkit_chrf_ter(wmt17):
         kw = dict(metric=metric, baseline_name=BASELINE, **options)
         out[variant] = {}
         for float32 in (True, False) if variant == "chrF" else (True,):
-            out[variant]["bs", float32] = paired_bootstrap(base, others, refs, n_samples=BS_SAMPLES,
-                                                           sacrebleu_float32=float32, **kw)
+            out[variant]["bs", float32] = paired_bootstrap(base, others, refs, n_samples=BS_SAMPLES, null="sacrebleu",
+                                                           sacrebleu_float32=float32, **kw)  # sacreBLEU's p-value
         out[variant]["ar", True] = paired_approximate_randomization(
             base, others, refs, n_samples=AR_TRIALS, confidence_samples=AR_CONFIDENCE, sacrebleu_float32=True, **kw)
     return out

@@ -54,8 +54,10 @@ def ours_bs(wmt17):
     reference, systems = wmt17
     base, others = _split(systems)
     refs = [[r] for r in reference]
-    exact = paired_bootstrap(base, others, refs, baseline_name=BASELINE, **SACRE)
-    rounded = paired_bootstrap(base, others, refs, baseline_name=BASELINE, sacrebleu_float32=True, **SACRE)
+    # null="sacrebleu": sacreBLEU's bootstrap p-value (evalkit's default, the shifted one, is tested below)
+    exact = paired_bootstrap(base, others, refs, baseline_name=BASELINE, null="sacrebleu", **SACRE)
+    rounded = paired_bootstrap(base, others, refs, baseline_name=BASELINE, sacrebleu_float32=True, null="sacrebleu",
+                               **SACRE)
     return exact, rounded
 
 
@@ -171,7 +173,7 @@ def test_bootstrap_p_values_agree_with_moses(rule, wmt17):
     reference, systems = wmt17
     base, others = _split(systems)
     out = paired_bootstrap(base, others, [[r] for r in reference], n_samples=2000, tokenize="none",
-                           smoothing="exp", p_value_rule=rule)
+                           smoothing="exp", p_value_rule=rule, null="sacrebleu")
     assert set(MOSES_P) == set(others)
     for name, expected in MOSES_P.items():
         assert abs(out[name].p_value - expected) < 1e-2, (name, out[name].p_value, expected)
@@ -200,3 +202,21 @@ def test_the_two_rules_differ_as_their_formulas_say(wmt17):
         for name in some:
             count = round(mo[name].p_value * n)
             assert sb[name].p_value == (count + 1) / (n + 1)
+
+
+def test_the_default_shifted_p_value_is_about_twice_sacrebleus_and_close_to_ar(wmt17, ours_bs, ours_ar):
+    """evalkit's default bootstrap p-value (null="shifted") against sacreBLEU's (null="sacrebleu", equal to
+    sacreBLEU's PairedTest above) and approximate randomization's: on every system above the floor it is at
+    least 1.5 times sacreBLEU's, and within 0.05 of AR's; the systems at the floor stay there."""
+    reference, systems = wmt17
+    base, others = _split(systems)
+    shifted = paired_bootstrap(base, others, [[r] for r in reference], baseline_name=BASELINE, **SACRE)
+    floor = 1 / 1001
+    for name in others:
+        sacre, ar, p = ours_bs[0][name].p_value, ours_ar[0][name].p_value, shifted[name].p_value
+        if sacre > floor:
+            assert p >= 1.5 * sacre, (name, p, sacre)
+            assert abs(p - ar) < 0.05, (name, p, ar)
+        else:
+            assert p < 0.01 and ar < 0.01, (name, p, ar)
+        assert shifted[name].mean == ours_bs[0][name].mean and shifted[name].ci == ours_bs[0][name].ci

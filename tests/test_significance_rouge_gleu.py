@@ -106,6 +106,12 @@ def test_rouge_scores_and_resamples_are_corpus_rouge(jfleg, opts, record):
     for k in (0, 7):
         for j, hyps in enumerate(corpora):
             assert samples[k, j] == _rouge(_resample(hyps, idx[k]), _resample(refs, idx[k]), opts)
+    # the p-values from those samples: the default (shifted) statistic, and sacreBLEU's with null="sacrebleu"
+    sacre = paired_bootstrap(base, systems, refs, metric="rouge", n_samples=20, seed=11, null="sacrebleu", **opts)
+    for j, name in enumerate(list(out)[1:], start=1):
+        d, real = samples[:, j] - samples[:, 0], out[name].score - out["baseline"].score
+        assert out[name].p_value == (np.sum(np.abs(d - real) > abs(real)) + 1) / 21
+        assert sacre[name].p_value == (np.sum(np.abs(d) - np.abs(d).mean() > abs(real)) + 1) / 21
 
 
 @pytest.mark.parametrize("opts", [ROUGE_SETTINGS[0], ROUGE_SETTINGS[3]], ids=["mean", "micro"])
