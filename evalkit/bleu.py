@@ -56,7 +56,7 @@ from ._checks import (
     normalize_weights,
 )
 from .ngrams import clipped_matches
-from .tokenize import check_tokenize, get_tokenizer, spread_indices, warn_about_tokenization
+from .tokenize import check_tokenize, get_tokenizer, warn_about_corpus_tokenization, warn_about_tokenization
 
 SACREBLEU_SMOOTHING = ("none", "floor", "add-k", "exp")
 NLTK_SMOOTHING = tuple(f"method{k}" for k in range(8))
@@ -919,9 +919,7 @@ def corpus_bleu(
         )
         for ws in all_weights
     ]
-    picked = spread_indices(len(hypotheses))
-    texts = [hypotheses[i] for i in picked] + [r for i in picked for r in references[i]]
-    warn_about_tokenization(texts, tokenize, char_option="char")
+    warn_about_corpus_tokenization(hypotheses, references, tokenize, char_option="char")
     return results if is_weights_list(weights) else results[0]
 
 

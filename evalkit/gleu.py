@@ -54,7 +54,7 @@ from ._checks import (
     check_text,
 )
 from .ngrams import ngram_counts
-from .tokenize import check_tokenize, get_tokenizer, spread_indices, warn_about_tokenization
+from .tokenize import check_tokenize, get_tokenizer, warn_about_corpus_tokenization, warn_about_tokenization
 
 DEFAULT_ORDER = 4
 DEFAULT_ITERATIONS = 500  # the official script's default
@@ -666,9 +666,7 @@ def corpus_gleu(
     details = _score_assignments(per_sentence, assignments)  # the assignments are valid by construction
     scores = tuple(d.score for d in details)
     mean, std, ci = spread(scores)
-    picked = spread_indices(len(hypotheses))
-    texts = [t for i in picked for t in (hypotheses[i], sources[i], *references[i])]
-    warn_about_tokenization(texts, tokenize)
+    warn_about_corpus_tokenization(hypotheses, references, tokenize, sources)
     return GLEUResult(
         score=mean,
         std=std,

@@ -18,7 +18,7 @@ from typing import Any
 
 from ._checks import as_tokens, check_bool, check_corpus, check_int, check_references, check_same_length
 from .ngrams import ngram_counts
-from .tokenize import check_tokenize, get_tokenizer, spread_indices, warn_about_tokenization
+from .tokenize import check_tokenize, get_tokenizer, warn_about_corpus_tokenization, warn_about_tokenization
 
 
 @dataclass(frozen=True)
@@ -196,8 +196,7 @@ def corpus_google_bleu(
         stats = stats_of(h, rs, min_order, max_order)
         if stats is not None:
             total = total + stats
-    picked = spread_indices(len(hypotheses))
-    warn_about_tokenization([t for i in picked for t in (hypotheses[i], *references[i])], tokenize)
+    warn_about_corpus_tokenization(hypotheses, references, tokenize)
     return score_google_bleu(total)
 
 

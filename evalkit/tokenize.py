@@ -472,6 +472,27 @@ def spread_indices(n: int, k: int = TOKENIZATION_SAMPLE) -> range:
     return range(0, n, max(1, -(-n // k)))
 
 
+def warn_about_corpus_tokenization(hypotheses: Sequence[object], references: Sequence[Sequence[object]],
+                                   tokenize: str, sources: Sequence[object] | None = None,
+                                   *, char_option: str | None = None) -> str | None:
+    """:func:`warn_about_tokenization` for a corpus, on the texts of the segments :func:`spread_indices`
+    picks: each picked segment's hypothesis, its source (if given) and its references.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True):
+    ...     message = warn_about_corpus_tokenization(["猫坐在垫子上", "the cat"], [["猫在垫子上"], ["a cat"]], "13a")
+    >>> message.split(":")[0]
+    'tokenize="13a" does not split Chinese or Japanese into words (they are written without spaces)'
+    """
+    texts = []
+    for i in spread_indices(len(hypotheses)):
+        texts.append(hypotheses[i])
+        if sources is not None:
+            texts.append(sources[i])
+        texts.extend(references[i])
+    return warn_about_tokenization(texts, tokenize, char_option=char_option)
+
+
 # --- stemming --------------------------------------------------------------------------------------------
 @lru_cache(maxsize=1)
 def _porter():
