@@ -13,14 +13,14 @@ import base64
 import html
 import json
 import re
-import tomllib
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from tools import exercises, lessons, site
+from test_browser import HOW_TO_ENABLE, browser_test_required
+from tools import exercises, lessons
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = lessons.lesson_files()
@@ -106,35 +106,125 @@ def test_an_unclosed_answer_is_an_error():
 
 
 def test_exercise_questions_of_a_tiny_lesson():
-    assert exercises.exercise_questions(tiny_lesson()) == [
-        "## On your own\n\n1. What is $x + 1$?",
-        "2. Is `x` even?",
-    ]
+    # the heading before the first numbered question is not part of it
+    assert exercises.exercise_questions(tiny_lesson()) == ["1. What is $x + 1$?", "2. Is `x` even?"]
+
+
+def test_text_between_the_heading_and_the_first_question_is_the_intro():
+    assert exercises.split_intro("Lesson text.\n\n## On your own\n\nUse seed 0.\n\n**1.** Why?") == (
+        "Use seed 0.", "**1.** Why?")
+    assert exercises.split_intro("Compute it.\n\n1. Why?") == ("", "Compute it.\n\n1. Why?")  # no heading
+    nb = tiny_lesson()
+    nb.cells[3].source = nb.cells[3].source.replace("## On your own\n\n", "Text.\n\n## On your own\n\nUse seed 0.\n\n")
+    intros, items = exercises.lesson_exercises(nb, "tiny")
+    assert intros == ["Use seed 0."] and items[0].question == "1. What is $x + 1$?"
+    sheet = exercises.exercise_sheet(nb, "tiny")
+    assert "Use seed 0." in sheet and "Text." not in sheet
+
+
+def test_exercises_of_a_tiny_lesson_with_their_answers_and_solutions():
+    nb = tiny_lesson()
+    _, items = exercises.lesson_exercises(nb, "tiny")
+    assert [item.answers for item in items] == [("It is **3**.",), ("Yes: 2 = 2 × 1.",)]
+    assert [item.solutions for item in items] == [(nb.cells[4],), (nb.cells[7],)]
 
 
 def test_exercise_sheet_of_a_tiny_lesson():
     sheet = exercises.exercise_sheet(tiny_lesson(), "09-tiny.ipynb")
     assert "<h1>9. A tiny lesson</h1>" in sheet and "09-tiny.ipynb" in sheet
-    assert "Exercise 1" in sheet and "Exercise 2" in sheet and "Exercise 3" not in sheet
+    assert sheet.count('<section class="exercise">') == 2
+    assert "Exercise 1" not in sheet  # the questions are numbered themselves
     assert "<code>x</code> even?" in sheet
     assert 'alt="x + 1"' in sheet  # the formula, drawn
-    for answer in ("<details", "Answer", "It is", "2 × 1", "assert", "Further reading"):
+    assert "What you need" not in sheet  # no cell is tagged "sheet"
+    for answer in ("<details", "Answer", "It is", "2 × 1", "assert", "three", "Further reading", "x = 2"):
         assert answer not in sheet
     assert exercises.exercise_sheet(new_notebook(cells=[new_markdown_cell("# No exercises")]), "x") == ""
 
 
-def test_build_writes_student_editions_and_sheets(tmp_path):
+def test_cells_tagged_sheet_are_on_the_sheet_without_their_code():
+    nb = tiny_lesson()
+    nb.cells[1].metadata["tags"] = ["sheet"]  # x = 2, printed
+    nb.cells[2].metadata["tags"] = ["sheet"]  # a figure
+    nb.cells[0].metadata["tags"] = ["sheet"]  # the title cell, markdown
+    sheet = exercises.exercise_sheet(nb, "tiny")
+    need = sheet.split('<section class="need">', 1)[1].split("</section>", 1)[0]
+    assert "<h2>What you need</h2>" in need and "What you'll learn: counting." in need
+    assert '<pre class="output">2\n</pre>' in need and "x = 2" not in sheet and "print(x)" not in sheet
+    assert f'src="data:image/png;base64,{PNG}"' in need
+    assert sheet.index("What you need") < sheet.index('<section class="exercise">')
+    for index in (4, 6):  # a solution cell, an answer cell: tagged by mistake, they would give the answer away
+        wrong = tiny_lesson()
+        wrong.cells[index].metadata["tags"] = wrong.cells[index].metadata.get("tags", []) + ["sheet"]
+        with pytest.raises(ValueError, match=rf"tiny, cell {index}: tagged 'sheet' but holds an answer"):
+            exercises.exercise_sheet(wrong, "tiny")
+    silent = tiny_lesson()
+    silent.cells[1].outputs = []
+    silent.cells[1].metadata["tags"] = ["sheet"]
+    with pytest.raises(ValueError, match="no stored output"):
+        exercises.exercise_sheet(silent, "tiny")
+
+
+def test_room_to_write_grows_with_the_sub_questions():
+    assert exercises.writing_lines("Compute it.") == exercises.writing_lines("Why?") == 6
+    assert exercises.writing_lines("Which? And why? Is `x?` code?") == 14  # the ? in code is not a question
+    assert exercises.writing_lines("Compute it by hand.") == 10
+    assert exercises.writing_lines("?" * 30) == 22
+    sheet = exercises.exercise_sheet(tiny_lesson(), "tiny")
+    for section in sheet.split('<section class="exercise">')[1:]:
+        assert section.split('<div class="lines">', 1)[1].count("<div></div>") == 6
+
+
+def test_a_formula_mathtext_cannot_draw_is_reported():
+    nb = tiny_lesson()
+    nb.cells[5].source = r"2. Is $$\begin{cases} 1 & x > 0 \\ 0 & x \le 0 \end{cases}$$ even?"
+    sheet = exercises.exercise_sheet(nb, "tiny")
+    assert exercises.raw_formulas(sheet) == [r"\begin{cases} 1 & x > 0 \\ 0 & x \le 0 \end{cases}"]
+    assert exercises.raw_formulas(exercises.exercise_sheet(tiny_lesson(), "tiny")) == []
+
+
+def test_answer_key_of_a_tiny_lesson():
+    key = exercises.answer_key(tiny_lesson(), "09-tiny.ipynb")
+    assert "Answer key: 9. A tiny lesson" in key
+    for shown in ("What is", "It is <strong>3</strong>", "Yes: 2 = 2 × 1", "assert x + 1 == 3", "three\n",
+                  "print(x % 2 == 0)", "True\n"):
+        assert shown in key, shown
+    assert "<summary" not in key and "Further reading" not in key
+    assert key.index("It is") < key.index("assert x + 1") < key.index("Is <code>x</code> even") < key.index("Yes: 2")
+    assert exercises.answer_key(new_notebook(cells=[new_markdown_cell("# No exercises")]), "x") == ""
+
+
+def test_build_writes_student_editions_sheets_and_keys(tmp_path):
     nb = tiny_lesson()
     source = tmp_path / "09-tiny.ipynb"
     nbformat.write(nb, str(source))
     plain = tmp_path / "10-plain.ipynb"
     nbformat.write(new_notebook(cells=[new_markdown_cell("# 10. No exercises here")]), str(plain))
-    out = tmp_path / "out"
-    written = exercises.build([source, plain], out)
-    assert sorted(p.relative_to(out).as_posix() for p in written) == [
-        "09-tiny.ipynb", "10-plain.ipynb", "sheets/09-tiny.html"]
+    out, keys = tmp_path / "out", tmp_path / "keys"
+    written = exercises.build([source, plain], out, keys)
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in written) == [
+        "keys/09-tiny.html", "out/09-tiny.ipynb", "out/10-plain.ipynb", "out/sheets/09-tiny.html"]
     assert nbformat.read(str(out / "09-tiny.ipynb"), as_version=4) == exercises.student_edition(nb)
     assert nbformat.read(str(source), as_version=4) == nb  # the lesson itself keeps its answers
+    assert "It is <strong>3</strong>" in (keys / "09-tiny.html").read_text(encoding="utf-8")
+    with pytest.raises(ValueError, match="must not be inside the students' folder"):
+        exercises.build([source], out, out / "keys")
+
+
+def test_sheets_and_keys_print_to_pdf(tmp_path):
+    chromium = exercises.find_chromium()
+    if chromium is None:
+        if browser_test_required():
+            pytest.fail(f"no Chromium to print the sheets with; {HOW_TO_ENABLE}", pytrace=False)
+        pytest.skip(f"no Chromium: printing the sheets to PDF is not tested; to test it, {HOW_TO_ENABLE}")
+    source = tmp_path / "09-tiny.ipynb"
+    nbformat.write(tiny_lesson(), str(source))
+    written = exercises.build([source], tmp_path / "out", tmp_path / "keys", chromium)
+    pdfs = sorted(p.relative_to(tmp_path).as_posix() for p in written if p.suffix == ".pdf")
+    assert pdfs == ["keys/09-tiny.pdf", "out/sheets/09-tiny.pdf"]
+    for pdf in pdfs:
+        data = (tmp_path / pdf).read_bytes()
+        assert data.startswith(b"%PDF-") and b"/Type /Page" in data.replace(b"/Type/Page", b"/Type /Page")
 
 
 def test_minutes_rule_on_a_tiny_lesson():
@@ -210,37 +300,11 @@ def test_every_solution_cell_checks_itself_and_its_stored_checks_pass(lesson):
         assert printed.count("✓ Correct.") == len(checks) and "✗" not in printed, f"{path.name}, cell {index}"
 
 
-NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,/]\d+)*(?![\w])")
-
-
-def answer_only_numbers(nb) -> set[str]:
-    """Numbers that only the answers state: in <details> blocks and solution cells (sources and outputs), and
-    nowhere else in the lesson.  Single digits are left out (list items, "two systems")."""
-    def numbers(text):
-        return {n for n in NUMBER.findall(text) if len(n) > 1}
-
-    def outputs(cell):
-        return "".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))
-                       for o in cell.get("outputs", []))
-
-    in_answers, elsewhere = set(), set()
-    for cell in nb.cells:
-        if exercises.is_solution(cell):
-            in_answers |= numbers(cell.source + outputs(cell))
-        elif exercises.has_answer(cell):
-            answers = "".join(exercises.DETAILS.findall(cell.source))
-            in_answers |= numbers(answers)
-            elsewhere |= numbers(exercises.remove_answers(cell.source))
-        else:
-            elsewhere |= numbers(cell.source + (outputs(cell) if cell.cell_type == "code" else ""))
-    return in_answers - elsewhere
-
-
 def test_no_answer_value_reaches_a_student_edition_or_a_sheet(tmp_path):
     exercises.build(LESSONS, tmp_path)
     total = 0
     for path in LESSONS:
-        secret = answer_only_numbers(lessons.read_notebook(path))
+        secret = exercises.answer_values(lessons.read_notebook(path))
         total += len(secret)
         student = lessons.read_notebook(tmp_path / path.name)
         texts = [c.source + "".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))
@@ -248,18 +312,89 @@ def test_no_answer_value_reaches_a_student_edition_or_a_sheet(tmp_path):
         sheet = tmp_path / "sheets" / f"{path.stem}.html"
         if sheet.exists():
             texts.append(re.sub(r'"data:[^"]*"', '""', sheet.read_text(encoding="utf-8")))  # not inside a drawn formula
-        leaked = sorted({n for text in texts for n in NUMBER.findall(text)} & secret)
+        leaked = sorted({n for text in texts for n in exercises.NUMBER.findall(text)} & secret)
         assert not leaked, f"{path.name}: answer values in the student edition or sheet: {leaked}"
     assert total >= 50, "the answers hold numbers that appear nowhere else: the test has something to look for"
 
 
+def visible_text(page: str) -> str:
+    """What a reader of a sheet sees as text: no tags, no drawn formulas' sources, no data URIs."""
+    page = re.sub(r"<style\b.*?</style>", " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+def sheet_sections(sheet: str) -> tuple[str, list[str]]:
+    """The "What you need" section of a sheet (or "") and its exercise sections."""
+    need = sheet.split('<section class="need">', 1)[1].split("</section>", 1)[0] if 'class="need"' in sheet else ""
+    return need, [part.split("</section>", 1)[0] for part in sheet.split('<section class="exercise">')[1:]]
+
+
+def test_every_sheet_stands_alone(lesson):
+    """A student with only the paper can find what each question uses: an "example X" is stated on the sheet
+    (a mention not followed by "'s" has its text in quotes right after it), "the table" is on the sheet, nothing is "above" or "below" (in the
+    notebook), and each question has room to write."""
+    path, nb = lesson
+    sheet = exercises.exercise_sheet(nb, path.name)
+    if not sheet:
+        return
+    text = " ".join(visible_text(sheet).split())
+    for letter in set(re.findall(r"\bexample ([A-Z])\b", text)):
+        assert re.search(rf'\bexample {letter}\b(?!\')[^"“]{{0,80}}["“]', text), \
+            f"{path.name}: the sheet names example {letter} but never states it"
+    pointing = r"\b(?:table|cells?|figure|plot|output|list|shown|printed|computed|see|as)\s+(?:above|below)\b" \
+               r"|\b(?:above|below)\s*[).,;:]"  # "the table above", "(P_1 above)"; not "ROUGE-L above ROUGE-2"
+    assert not re.findall(pointing, text, re.I), f"{path.name}: the sheet points into the notebook"
+    need, sections = sheet_sections(sheet)
+    if re.search(r"\bthe table\b", " ".join(visible_text(s) for s in sections), re.I):
+        assert "<table" in need or "<pre" in need, f"{path.name}: a question uses a table the sheet does not hold"
+    for section in sections:
+        assert section.split('<div class="lines">', 1)[1].count("<div></div>") >= 6, f"{path.name}: no room"
+
+
+def test_every_formula_on_a_sheet_or_key_is_drawn(lesson):
+    """No formula falls back to its TeX source (mathtext could not draw it), and none is left as raw text
+    (a "$" or a TeX command outside code)."""
+    path, nb = lesson
+    for page in (exercises.exercise_sheet(nb, path.name), exercises.answer_key(nb, path.name)):
+        assert exercises.raw_formulas(page) == [], path.name
+        prose = re.sub(r"<(code|pre)\b.*?</\1>", " ", page, flags=re.S)
+        text = visible_text(prose)
+        assert "$" not in text and not re.search(r"\\[a-zA-Z]+", text), (path.name, re.findall(r".{30}[$\\].{30}", text))
+
+
+def test_the_answer_key_holds_every_answer(lesson):
+    path, nb = lesson
+    key = exercises.answer_key(nb, path.name)
+    _, items = exercises.lesson_exercises(nb, path.name)
+    if not items:
+        assert key == ""
+        return
+    shown = exercises.numbers_in(re.sub(r'"data:[^"]*"', '""', key))
+    missing = sorted(exercises.answer_values(nb) - shown)
+    assert not missing, f"{path.name}: answer values missing from the key: {missing}"
+    for item in items:
+        assert item.answers or item.solutions, f"{path.name}: an exercise with neither an answer nor a solution"
+        for cell in item.solutions:
+            assert html.escape(cell.source) in key
+
+
+def test_the_students_folder_holds_no_key(tmp_path):
+    written = exercises.build(LESSONS, tmp_path / "exercises", tmp_path / "answer-keys")
+    students = sorted(p.relative_to(tmp_path / "exercises").as_posix()
+                      for p in (tmp_path / "exercises").rglob("*") if p.is_file())
+    assert students == sorted([p.name for p in LESSONS] + [
+        f"sheets/{p.stem}.html" for p in LESSONS if exercises.exercise_sheet(lessons.read_notebook(p), p.name)])
+    keys = [p for p in written if p.parent == tmp_path / "answer-keys"]
+    assert len(keys) == len(students) - len(LESSONS)
+
+
 def test_a_leaked_answer_is_seen():
     nb = tiny_lesson()
-    assert answer_only_numbers(nb) == set()  # "3" is a single digit
+    assert exercises.answer_values(nb) == set()  # "3" is a single digit
     nb.cells[4].outputs = [new_output("stream", name="stdout", text="0.7071\n")]
-    assert answer_only_numbers(nb) == {"0.7071"}
+    assert exercises.answer_values(nb) == {"0.7071"}
     nb.cells[4].metadata = {}  # untagged: its output stays in the student edition, and is no longer an answer
-    assert answer_only_numbers(nb) == set()
+    assert exercises.answer_values(nb) == set()
 
 
 def test_make_exercises_on_the_real_lessons(tmp_path):
@@ -270,108 +405,3 @@ def test_make_exercises_on_the_real_lessons(tmp_path):
         assert "<details" not in text.lower()
     answered = [p for p in LESSONS if any(exercises.has_answer(c) for c in lessons.read_notebook(p).cells)]
     assert sorted(p.name for p in written if p.suffix == ".html") == sorted(p.stem + ".html" for p in answered)
-
-
-# ---------------------------------------------------------------------------------------- the guide
-
-def test_every_notebook_is_in_the_guide():
-    rows = lessons.read_guide()
-    missing = [name for name in LESSON_IDS if name not in rows]
-    assert not missing, f"add these notebooks to the lesson table of notebooks/README.md: {missing}"
-
-
-def test_the_guide_gives_each_lesson_the_minutes_of_its_rule():
-    """The guide's minutes are the rule's (python -m tools.lessons), so they follow a lesson that grows."""
-    rows = lessons.read_guide()
-    differ = {p.name: (rows[p.name].minutes, lessons.minutes_by_rule(lessons.read_notebook(p)))
-              for p in lessons.lesson_files() if p.name in rows}
-    differ = {name: pair for name, pair in differ.items() if pair[0] != pair[1]}
-    assert not differ, f"(guide, rule) minutes differ; update notebooks/README.md: {differ}"
-
-
-def test_the_guide_lists_lessons_01_to_13_under_their_numbers():
-    rows = lessons.read_guide()
-    numbers = sorted({row.number for row in rows.values()})
-    assert numbers == [f"{n:02d}" for n in range(1, 14)]
-    for row in set(rows.values()):
-        assert row.notebook.startswith(row.number + "-"), row
-        assert row.minutes > 0 and row.summary and row.kind in ("core", "deep dive")
-        for need in re.findall(r"\d\d", row.needs):
-            assert need < row.number, f"lesson {row.number} needs a later lesson {need}"
-
-
-def test_the_class_path_takes_90_minutes_and_names_real_lessons():
-    steps = lessons.read_class_path()
-    assert sum(step.minutes for step in steps) == 90, [(s.step, s.minutes) for s in steps]
-    numbers = {row.number for row in lessons.read_guide().values()}
-    for step in steps:
-        assert step.lessons and set(step.lessons) <= numbers, step
-
-
-# ------------------------------------------------------------------------------------ the site
-
-def test_formulas_become_images_outside_code():
-    html = lessons.formulas_to_images(r"Then $p_1 = \frac{2}{3}$, see `$HOME`, and $$\begin{cases} a \end{cases}$$.")
-    assert html.count('<img class="math"') == 1 and 'alt="p_1 = \\frac{2}{3}"' in html
-    assert "`$HOME`" in html  # code untouched
-    assert '<code class="tex">\\begin{cases} a \\end{cases}</code>' in html  # mathtext cannot: shown as TeX
-    svg = base64.b64decode(re.search(r"base64,([^\"]+)", html).group(1)).decode()
-    assert svg.lstrip().startswith("<?xml") and "<svg" in svg
-
-
-def test_links_to_lessons_point_to_their_pages():
-    text = "See [lesson 02](02-bp.ipynb), [the plan](13-later.ipynb) and [a paper](https://example.org/p.pdf)."
-    assert site.link_pages(text, {"02-bp.html"}) == (
-        "See [lesson 02](02-bp.html), the plan and [a paper](https://example.org/p.pdf).")
-
-
-def test_site_pages_need_nothing_from_the_network(tmp_path):
-    site.build(LESSONS, tmp_path)
-    index = (tmp_path / "index.html").read_text(encoding="utf-8")
-    rows = lessons.read_guide()
-    for path in LESSONS:
-        nb = lessons.read_notebook(path)
-        page = (tmp_path / site.page_name(path)).read_text(encoding="utf-8")
-        assert f'href="{site.page_name(path)}"' in index
-        title = lessons.lesson_title(nb)
-        row = re.search(rf'<tr>.*href="{re.escape(site.page_name(path))}".*</tr>', index).group(0)
-        assert title in html.unescape(row) and f'<td class="minutes">{rows[path.name].minutes}</td>' in row
-        assert f"<title>{title}</title>" in html.unescape(page)
-        # nothing loaded from elsewhere: no script files at all, no remote images, styles or fonts
-        assert not re.search(r"<script[^>]*\bsrc=", page), f"{path.name} loads a script"
-        assert not re.search(r"""\bsrc=["']?(https?:)?//""", page), path.name
-        assert not re.search(r"""<link[^>]*href=["']?(https?:)?//|@import|url\(\s*["']?(https?:)?//""", page), path.name
-        pngs = sum("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code" for o in c.outputs)
-        assert page.count('src="data:image/png;base64,') == pngs, path.name
-    guide = (tmp_path / "guide.html").read_text(encoding="utf-8")
-    linked = set(re.findall(r'href="([\w.-]+\.html)"', guide))
-    assert linked and all((tmp_path / page).is_file() for page in linked), linked
-
-
-def test_the_site_refuses_a_lesson_missing_from_the_guide(tmp_path):
-    stray = tmp_path / "99-stray.ipynb"
-    nbformat.write(new_notebook(cells=[new_markdown_cell("# Stray")]), str(stray))
-    with pytest.raises(SystemExit, match="no row for 99-stray.ipynb"):
-        site.build([stray], tmp_path / "site")
-
-
-# ------------------------------------------------------------------------------- the quiet install
-
-def test_license_is_an_spdx_string_and_setuptools_understands_it():
-    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert pyproject["project"]["license"] == "MIT"
-    requires = pyproject["build-system"]["requires"]
-    assert any(re.fullmatch(r"setuptools\s*>=\s*(\d+).*", r) and int(re.match(r"\D*(\d+)", r.split(">=")[1]).group(1)) >= 77
-               for r in requires), requires
-
-
-def test_make_install_keeps_pip_quiet_unless_it_fails():
-    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    recipe = makefile.split("$(STAMP):", 1)[1].split("\n\n", 1)[0]
-    pip_lines = [line for line in recipe.splitlines() if "pip install" in line]
-    assert pip_lines, recipe
-    assert "> $(INSTALL_LOG) 2>&1" in recipe and "|| { tail" in recipe
-    for target in ("exercises:", "site:"):
-        assert re.search(rf"^{target} install$", makefile, re.M), target
-    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").split()
-    assert "exercises/" in ignored and "site/" in ignored
