@@ -61,6 +61,7 @@ class GuideRow:
     needs: str
     kind: str  # "core" or "deep dive"
     summary: str
+    core: int = 0  # minutes of the cells tagged core, by the rule, rounded up ("–" in the guide: none)
 
 
 @dataclass(frozen=True)
@@ -116,8 +117,10 @@ def read_guide(path: Path = GUIDE) -> dict[str, GuideRow]:
     rows = {}
     for row in _table_with(Path(path).read_text(encoding="utf-8"), "#", "notebook", "minutes", "summary"):
         names = notebook_names(row["notebook"])
+        core = row.get("core", "–").strip()
         entry = GuideRow(row["#"], names[0], _minutes(row["minutes"], names[0]), row.get("needs", ""),
-                         row.get("kind", ""), row["summary"])
+                         row.get("kind", ""), row["summary"],
+                         0 if core in ("–", "-", "") else _minutes(core, f"{names[0]} (core)"))
         for name in names:
             if name in rows:
                 raise ValueError(f"the teacher's guide lists {name} twice")
@@ -125,11 +128,20 @@ def read_guide(path: Path = GUIDE) -> dict[str, GuideRow]:
     return rows
 
 
+def read_class_paths(path: Path = GUIDE) -> list[list[PathStep]]:
+    """The guide's 90-minute classes (every table with the columns step, minutes, lessons, what), each step
+    by step, in the guide's order."""
+    columns = ("step", "minutes", "lessons", "what")
+    tables = [t for t in markdown_tables(Path(path).read_text(encoding="utf-8")) if t and all(c in t[0] for c in columns)]
+    if not tables:
+        raise ValueError(f"the teacher's guide has no table with the columns {', '.join(columns)}")
+    return [[PathStep(r["step"], _minutes(r["minutes"], f"class path step {r['step']}"),
+                      tuple(re.findall(r"\d+", r["lessons"])), r["what"]) for r in table] for table in tables]
+
+
 def read_class_path(path: Path = GUIDE) -> list[PathStep]:
-    """The guide's 90-minute class path, step by step."""
-    table = _table_with(Path(path).read_text(encoding="utf-8"), "step", "minutes", "lessons", "what")
-    return [PathStep(r["step"], _minutes(r["minutes"], f"class path step {r['step']}"),
-                     tuple(re.findall(r"\d+", r["lessons"])), r["what"]) for r in table]
+    """The guide's first 90-minute class, step by step."""
+    return read_class_paths(path)[0]
 
 
 # ----------------------------------------------------------------------------------- markdown, formulas
@@ -231,16 +243,59 @@ def minutes_by_rule(nb) -> int:
     return 5 * math.ceil(raw / 5)
 
 
+CORE_TAG = "core"
+
+
+def is_core(cell) -> bool:
+    return CORE_TAG in cell.metadata.get("tags", [])
+
+
+def core_minutes(nb) -> float:
+    """The guide's rule on the cells tagged ``core`` only (what a class covers of the lesson): a minute per
+    150 words of their markdown (exercise answers left out: the exercise's own three minutes cover them), a
+    minute per core code cell that is not an exercise's solution, three minutes per core exercise.  Not
+    rounded; 0.0 for a lesson with no core cell."""
+    import nbformat
+
+    from tools.exercises import is_solution, remove_answers
+
+    core = [c for c in nb.cells if is_core(c)]
+    words = sum(len(remove_answers(c.source).split()) for c in core if c.cell_type == "markdown")
+    code_cells = sum(c.cell_type == "code" and not is_solution(c) for c in core)
+    exercises = exercise_count(nbformat.v4.new_notebook(cells=core)) if core else 0
+    return words / WORDS_PER_MINUTE + MINUTES_PER_CODE_CELL * code_cells + MINUTES_PER_EXERCISE * exercises
+
+
+SECTION = re.compile(r"^#{1,3}\s+(.+?)\s*$", re.M)
+
+
+def core_sections(nb) -> list[str]:
+    """The headings (levels 1-3, numbering like "2. " dropped) of the sections that hold core cells, in order:
+    what the guide names as a lesson's core."""
+    found, current = [], None
+    for cell in nb.cells:
+        headings = SECTION.findall(cell.source) if cell.cell_type == "markdown" else []
+        if is_core(cell):
+            # a core markdown cell's own headings are core, and so is the section it starts in
+            for title in ([current] if current and not cell.source.lstrip().startswith("#") else []) + headings:
+                title = re.sub(r"^\d+\.\s+", "", title)
+                if title not in found:
+                    found.append(title)
+        if headings:
+            current = headings[-1]
+    return found
+
+
 def main() -> int:
     """Print the rule's minutes for every lesson next to the guide's."""
     rows = read_guide()
-    print(f"{'notebook':45} {'words':>6} {'code':>5} {'exerc.':>6} {'rule':>5} {'guide':>6}")
+    print(f"{'notebook':45} {'words':>6} {'code':>5} {'exerc.':>6} {'rule':>5} {'guide':>6} {'core':>5}")
     for path in lesson_files():
         nb = read_notebook(path)
         words = sum(len(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
         code_cells = sum(c.cell_type == "code" for c in nb.cells)
         guide = rows[path.name].minutes if path.name in rows else "-"
-        print(f"{path.name:45} {words:6} {code_cells:5} {exercise_count(nb):6} {minutes_by_rule(nb):5} {guide:>6}")
+        print(f"{path.name:45} {words:6} {code_cells:5} {exercise_count(nb):6} {minutes_by_rule(nb):5} {guide:>6} {core_minutes(nb):5.1f}")
     return 0
 
 
