@@ -1,48 +1,72 @@
 # evalkit: two commands do all the set-up.
-#   make lab    make .venv if missing, install, open JupyterLab on the lessons
-#   make test   the same set-up, then every test (unit, property, conformance, nbval over the notebooks)
-# For teachers (see notebooks/README.md, the teacher's guide); both work offline, without a kernel:
-#   make exercises  student editions of the lessons, answers removed, and printable exercise sheets -> exercises/
-#   make site       a static HTML copy of the executed lessons, figures included -> site/ (open site/index.html)
+#   make lab    make .venv if missing, install the lessons' packages, open JupyterLab on the student editions
+#               (make lab EDITION=teacher opens the lessons with their answers)
+#   make test   the same set-up plus the test packages, then every test (unit, property, conformance, nbval
+#               over the notebooks, the browser tests)
+# For teachers (see notebooks/README.md, the teacher's guide); all work offline once installed:
+#   make exercises  student editions and printable sheets -> exercises/, answer keys -> answer-keys/
+#   make site       the lessons as a static web site, student and teacher editions -> site/
+#   make figures    every lesson's figures as PNG and SVG, projector style -> figures/
 # Other targets: make notebooks (re-execute every lesson in place), make bench (benchmarks), make clean.
-# Installing is quiet: pip's output goes to .venv/install.log and is printed only when something fails.
+# Installing prints one line per step and per package; pip's full output goes to .venv/install.log.
 
+SHELL  := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 PYTHON ?= python3
 VENV   ?= .venv
 # make lab serves on PORT (PORT=9999 make lab for another)
 PORT   ?= 8888
-# make lab opens this folder: the lessons (with answers), or LAB_DIR=exercises for the student editions
-LAB_DIR ?= notebooks
+# make lab opens the student editions (exercises/, made if missing) or, with EDITION=teacher, notebooks/
+EDITION ?= student
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.evalkit-installed
-# pip's full output goes here; it is printed only when the install fails
+TEST_STAMP := $(VENV)/.evalkit-test-installed
+SITE_STAMP := $(VENV)/.evalkit-site-installed
 INSTALL_LOG := $(VENV)/install.log
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 PYTEST_ARGS ?=
+# pip, with its full output appended to the log and one line per package shown
+PIP := $(BIN)/python -m pip install --disable-pip-version-check --progress-bar off
+SHOW_PACKAGES := tee -a $(INSTALL_LOG) | sed -nu 's/^Collecting \([A-Za-z0-9_.-]*\).*/    \1/p'
+INSTALL_FAILED = { tail -n 40 $(INSTALL_LOG); echo "make: the install failed; the last lines of $(INSTALL_LOG) are above"; exit 1; }
 
-.PHONY: install lab test notebooks bench exercises site clean
+.PHONY: install install-test install-site lab test notebooks bench exercises site figures clean
 
 install: $(STAMP)
+install-test: $(TEST_STAMP)
+install-site: $(SITE_STAMP)
 
 # Reinstall only when the pinned requirements or the package metadata change.
 $(STAMP): requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "evalkit needs Python >= 3.11; this is " + sys.version.split()[0])'
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@echo "Installing the pinned requirements into $(VENV) (takes a minute; log in $(INSTALL_LOG)) ..."
-	@{ $(BIN)/python -m pip install --upgrade pip \
-	   && $(BIN)/python -m pip install -r requirements.txt \
-	   && $(BIN)/python -m pip install --no-deps -e . ; } > $(INSTALL_LOG) 2>&1 \
-	   || { tail -n 60 $(INSTALL_LOG); echo "make install failed: the last lines of $(INSTALL_LOG) are above"; exit 1; }
+	@test -x $(BIN)/python || { echo "[1/3] creating $(VENV) with $$($(PYTHON) --version)"; $(PYTHON) -m venv $(VENV); }
+	@echo "[2/3] updating pip" && : > $(INSTALL_LOG)
+	@$(PIP) --upgrade pip >> $(INSTALL_LOG) 2>&1 || $(INSTALL_FAILED)
+	@echo "[3/3] installing the lessons' pinned packages (requirements.txt) and their dependencies:"
+	@$(PIP) -r requirements.txt 2>&1 | $(SHOW_PACKAGES) || $(INSTALL_FAILED)
+	@$(PIP) --no-deps -e . >> $(INSTALL_LOG) 2>&1 || $(INSTALL_FAILED)
 	@touch $(STAMP)
-	@echo "Installed: evalkit and its pinned requirements are in $(VENV)."
+	@echo "Installed: evalkit and the lessons' packages are in $(VENV) ($$(du -sh $(VENV) | cut -f1))."
+
+$(SITE_STAMP): requirements-site.txt $(STAMP)
+	@echo "installing the site builder (requirements-site.txt):"
+	@$(PIP) -r requirements-site.txt 2>&1 | $(SHOW_PACKAGES) || $(INSTALL_FAILED)
+	@touch $(SITE_STAMP)
+
+$(TEST_STAMP): requirements-test.txt requirements-site.txt $(STAMP)
+	@echo "installing the test packages (requirements-test.txt):"
+	@$(PIP) -r requirements-test.txt 2>&1 | $(SHOW_PACKAGES) || $(INSTALL_FAILED)
+	@touch $(SITE_STAMP) $(TEST_STAMP)
 
 lab: install
-	@test -d $(LAB_DIR) || { echo "$(LAB_DIR)/ does not exist (for the student editions, run make exercises first)"; exit 2; }
-	@echo "Opening JupyterLab on $(LAB_DIR)/: http://localhost:$(PORT)/lab (the token is printed below)"
-	$(BIN)/jupyter lab --notebook-dir=$(LAB_DIR) --port=$(PORT) --ServerApp.port_retries=0 \
-		$(if $(filter 0,$(shell id -u)),--allow-root)
+	@case "$(EDITION)" in \
+	  student) test -d exercises || $(BIN)/python -m tools.exercises --out exercises --no-pdf; dir=exercises;; \
+	  teacher) dir=notebooks;; \
+	  *) echo "EDITION must be student (the default) or teacher, not '$(EDITION)'"; exit 2;; \
+	esac; \
+	$(BIN)/python -m tools.lab --dir $$dir --port $(PORT)
 
-test: install
+test: install-test
 	$(BIN)/python -m pytest tests evalkit --doctest-modules $(NOTEBOOKS) --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 $(PYTEST_ARGS)
 
@@ -58,17 +82,22 @@ notebooks: install
 bench: install
 	$(BIN)/python benchmarks/bench.py
 
-# Student copies of whatever notebooks/*.ipynb exist; the lessons themselves keep their answers.
+# Student copies of whatever notebooks/*.ipynb exist, with sheets (HTML, and PDF when Chromium is installed);
+# the answer keys go to answer-keys/, which is not for students. The lessons themselves keep their answers.
 # A student's answers in exercises/ are never deleted: an existing folder is kept as exercises.old-<time>/.
 exercises: install
 	@if [ -d exercises ]; then old=exercises.old-$$(date +%Y%m%d-%H%M%S); mv exercises $$old; \
 		echo "the previous exercises/ (with any answers written in it) is kept as $$old/"; fi
-	@$(BIN)/python -m tools.exercises --out exercises
+	@$(BIN)/python -m tools.exercises --out exercises --keys answer-keys
 
 # The stored outputs as they are: no kernel, no re-execution, nothing fetched.
-site: install
+site: install-site
 	@rm -rf site
 	@$(BIN)/python -m tools.site --out site
 
+# Re-runs every lesson (a few minutes) with the projector style on and saves what it draws.
+figures: install
+	@$(BIN)/python -m tools.figures --out figures
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info exercises site
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info exercises answer-keys site figures

@@ -1,0 +1,87 @@
+"""The install and the targets of the Makefile: a lean `make lab` (the lessons' packages only), the test and
+site packages in their own files, progress a student can see, and the licences."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MAKEFILE = (ROOT / "Makefile").read_text(encoding="utf-8")
+TEST_ONLY = ("pytest", "hypothesis", "nbval", "playwright")
+
+
+def requirement_names(path: Path) -> set[str]:
+    names = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line and not line.startswith("-"):
+            names.add(re.match(r"[A-Za-z0-9_.-]+", line).group(0).lower())
+    return names
+
+
+def recipe(target: str) -> str:
+    return re.search(rf"^{re.escape(target)}:.*?(?=\n\n)", MAKEFILE, re.M | re.S).group(0)
+
+
+def test_make_lab_installs_no_test_package():
+    lab = requirement_names(ROOT / "requirements.txt")
+    test = requirement_names(ROOT / "requirements-test.txt")
+    assert not lab & set(TEST_ONLY), lab & set(TEST_ONLY)
+    assert set(TEST_ONLY) <= test
+    includes = (ROOT / "requirements-test.txt").read_text(encoding="utf-8")
+    assert "-r requirements.txt" in includes and "-r requirements-site.txt" in includes
+    assert re.search(r"^lab: install$", MAKEFILE, re.M) and re.search(r"^test: install-test$", MAKEFILE, re.M)
+    assert "requirements-test.txt" not in recipe("$(STAMP)") and "requirements-site.txt" not in recipe("$(STAMP)")
+
+
+def test_every_pin_is_exact():
+    for name in ("requirements.txt", "requirements-test.txt", "requirements-site.txt"):
+        for line in (ROOT / name).read_text(encoding="utf-8").splitlines():
+            line = line.split("#", 1)[0].strip()
+            if line and not line.startswith("-r "):
+                assert re.fullmatch(r"[A-Za-z0-9_.\[\]-]+==[\w.]+", line), f"{name}: {line!r} is not pinned exactly"
+
+
+def test_the_install_shows_a_line_per_step_and_package_and_the_log_on_failure():
+    install = recipe("$(STAMP)")
+    assert re.findall(r'echo "\[(\d)/3\]', install) == ["1", "2", "3"]
+    assert "$(SHOW_PACKAGES)" in install and "$(INSTALL_FAILED)" in install
+    assert "tee -a $(INSTALL_LOG)" in MAKEFILE and "tail -n 40 $(INSTALL_LOG)" in MAKEFILE
+    assert "pipefail" in MAKEFILE  # a failing pip is not hidden by the pipe that shows its progress
+    shown = subprocess.run(
+        ["bash", "-c", re.search(r"SHOW_PACKAGES := tee -a \$\(INSTALL_LOG\) \| (.*)", MAKEFILE).group(1)],
+        input="Looking in indexes: x\nCollecting nltk==3.10.4\n  Downloading nltk.whl\nCollecting wcwidth>=0.1.4\n",
+        capture_output=True, text=True, check=True).stdout
+    assert shown == "    nltk\n    wcwidth\n"
+
+
+def test_each_target_installs_what_it_needs():
+    for target, needs in (("exercises", "install"), ("site", "install-site"), ("figures", "install"),
+                          ("notebooks", "install"), ("bench", "install")):
+        assert re.search(rf"^{target}: {needs}$", MAKEFILE, re.M), target
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").split()
+    for made in ("exercises/", "answer-keys/", "site/", "figures/"):
+        assert made in ignored, made
+
+
+def test_make_lab_refuses_an_unknown_edition():
+    done = subprocess.run(["make", "--no-print-directory", "lab", "EDITION=answers"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode != 0
+    assert "EDITION must be student (the default) or teacher, not 'answers'" in done.stdout
+
+
+def test_the_licences():
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["project"]["license"] == "MIT"
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License") and "data/jfleg/" in text and "CC BY-NC-SA 4.0" in text
+    for folder in ("jfleg", "wmt17-en-de", "human"):
+        assert (ROOT / "data" / folder / "LICENSE.md").is_file(), folder
+    assert "CC BY-NC-SA 4.0" in (ROOT / "data" / "jfleg" / "LICENSE.md").read_text(encoding="utf-8")
+    requires = pyproject["build-system"]["requires"]
+    assert any(re.fullmatch(r"setuptools\s*>=\s*(\d+).*", r) and int(re.search(r">=\s*(\d+)", r).group(1)) >= 77
+               for r in requires), requires
