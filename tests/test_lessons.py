@@ -127,3 +127,9 @@ def test_formulas_become_images_outside_code():
     assert '<code class="tex">\\begin{cases} a \\end{cases}</code>' in html  # mathtext cannot: shown as TeX
     svg = base64.b64decode(re.search(r"base64,([^\"]+)", html).group(1)).decode()
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+
+
+def test_a_formula_mathtext_cannot_draw_is_shown_as_its_tex_escaped_once():
+    page = lessons.markdown_to_html(r"Cases: $$\begin{cases} a & b \end{cases}$$ and $x < y$, not `$HOME`.")
+    assert '<code class="tex">\\begin{cases} a &amp; b \\end{cases}</code>' in page
+    assert "&amp;amp;" not in page and 'alt="x &lt; y"' in page and "<code>$HOME</code>" in page

@@ -205,11 +205,22 @@ def formulas_to_images(markdown: str) -> str:
 
 
 def markdown_to_html(markdown: str) -> str:
-    """Markdown (as in a notebook cell) to HTML, formulas drawn, with nbconvert's own renderer."""
+    """Markdown (as in a notebook cell) to HTML, formulas drawn, with nbconvert's own renderer.  Each formula's
+    HTML is put in after the markdown is rendered (the renderer would escape the ``&`` of its entities again)."""
     from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 
+    drawn = []
+
+    def hold(match):
+        drawn.append(formula_html(match.group(1) or match.group(2), display=match.group(1) is not None))
+        return f"EVALKITFORMULA{len(drawn) - 1}X"
+
+    parts = CODE.split(markdown)
+    for i in range(0, len(parts), 2):  # even parts are outside code
+        parts[i] = MATH.sub(hold, parts[i])
     renderer = IPythonRenderer(escape=False, exclude_anchor_links=True)
-    return MarkdownWithMath(renderer=renderer).render(formulas_to_images(markdown))
+    rendered = MarkdownWithMath(renderer=renderer).render("".join(parts))
+    return re.sub(r"EVALKITFORMULA(\d+)X", lambda m: drawn[int(m.group(1))], rendered)
 
 
 MATH_CSS = """
