@@ -18,6 +18,8 @@ VENV   ?= .venv
 PORT   ?= 8888
 # make lab opens the student editions (exercises/, made if missing) or, with EDITION=teacher, notebooks/
 EDITION ?= student
+# make site builds both editions, or SITE_EDITION=student / teacher
+SITE_EDITION ?= both
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.evalkit-installed
 TEST_STAMP := $(VENV)/.evalkit-test-installed
@@ -93,7 +95,7 @@ exercises: install
 # The stored outputs as they are: no kernel, no re-execution, nothing fetched.
 site: install-site
 	@rm -rf site
-	@$(BIN)/python -m tools.site --out site
+	@$(BIN)/python -m tools.site --out site --edition $(SITE_EDITION)
 
 # Re-runs every lesson (a few minutes) with the projector style on and saves what it draws.
 figures: install

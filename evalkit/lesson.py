@@ -45,7 +45,8 @@ def _same(value: Any, quoted: Any, rel_tol: float) -> bool:
         return _shown(value, quoted) == quoted.replace(",", "")
     if isinstance(quoted, float) or isinstance(value, float):
         try:
-            return math.isclose(float(value), float(quoted), rel_tol=rel_tol, abs_tol=1e-15)
+            # relative for every quoted number but zero, so a tiny quoted value (3.9e-78) is checked to its digits
+            return math.isclose(float(value), float(quoted), rel_tol=rel_tol, abs_tol=0.0 if float(quoted) else 1e-15)
         except (TypeError, ValueError):
             return False
     return value == quoted

@@ -49,6 +49,17 @@ def test_quotes_with_other_inputs_say_which_number_no_longer_applies(capsys):
     assert quote.stale == ["BLEU", "p2"] and "2 quoted numbers differ" in repr(quote)
 
 
+def test_a_tiny_quoted_number_is_checked_to_its_digits(capsys):
+    """3.9e-78 against 1.3e-231 differs (an absolute tolerance would call every tiny number equal); 0 quoted
+    still allows rounding noise."""
+    quote = Quotes(written_for={"hyp": "a"}, now={"hyp": "b"})
+    quote("BLEU-4", 1.348e-231, 3.908633169762327e-78)
+    quote("difference", 1e-17, 0.0)
+    assert quote.stale == ["BLEU-4"]
+    with pytest.raises(AssertionError):
+        Quotes(written_for={"hyp": "a"}, now={"hyp": "a"})("BLEU-4", 1.348e-231, 3.908633169762327e-78)
+
+
 def test_quotes_need_the_same_names():
     with pytest.raises(ValueError, match="written_for names"):
         Quotes(written_for={"hyp": "a"}, now={"hypothesis": "a"})

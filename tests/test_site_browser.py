@@ -1,5 +1,12 @@
-"""The static site (`make site`) in a real browser: Chromium opens the index and a lesson from file:// and
-must find the headings rendered, every image drawn (figures and formulas) and no request leaving the machine.
+"""The lesson site (`make site`) in a real browser: Chromium reads every lesson page of both editions, served
+from 127.0.0.1, with every request to anywhere else blocked and recorded.
+
+On each page every display formula of the built HTML must have been drawn by MathJax (no MathJax error),
+every inline formula too, and the text a reader sees (code aside) must hold no raw TeX: no ``\\begin``,
+``\\frac``, ``&amp;`` or ``$$``.  The search page must find lesson 02 for "brevity penalty".  No request may
+leave the machine and none may fail (a missing MathJax file would otherwise fall back silently).  The
+formulas the old site garbled (the brevity penalty, the LCS recurrence, chrF) are photographed into
+tests/artifacts/ for a person to look at.
 
 Chromium and its skip/require rules are those of tests/test_browser.py: Debian's /usr/bin/chromium (or
 $EVALKIT_CHROMIUM) launched by Playwright; skipped when missing, a failure with CI=true or
@@ -8,6 +15,14 @@ EVALKIT_REQUIRE_BROWSER=1.
 
 from __future__ import annotations
 
+import functools
+import html
+import http.server
+import re
+import sys
+import threading
+import time
+
 import pytest
 from test_browser import ARTIFACTS, CHROMIUM_ARGS, require_chromium
 
@@ -15,79 +30,149 @@ from tools import lessons, site
 
 pytestmark = pytest.mark.browser
 
+LESSONS = lessons.lesson_files()
+DISPLAY_MATH = re.compile(r'<div class="math notranslate nohighlight[^"]*">(.*?)</div>', re.S)
+INLINE_MATH = re.compile(r'<span class="math notranslate nohighlight">')
+RAW_TEX = ("\\begin", "\\frac", "&amp;", "$$")
+# formulas to photograph: (edition, lesson, text inside the formula, file name)
+PHOTOGRAPHS = [
+    ("student", "02-brevity-penalty.ipynb", r"\mathrm{BP} \;=\;", "site-formula-02-brevity-penalty.png"),
+    ("student", "06-rouge.ipynb", r"T[i][j] = \begin{cases}", "site-formula-06-lcs-recurrence.png"),
+    ("teacher", "12-chrf-and-ter.ipynb", r"\mathrm{chrF}_\beta", "site-formula-12-chrf.png"),
+]
+MATHJAX_DONE = """() => new Promise(resolve => {
+    if (!document.querySelector('script[src*="mathjax/MathJax.js"]')) { resolve("no math"); return; }
+    const wait = () => (window.MathJax && MathJax.Hub && MathJax.isReady)
+        ? MathJax.Hub.Queue(() => resolve("typeset")) : setTimeout(wait, 25);
+    wait();
+})"""
+SHOWN_TEXT = """() => {
+    const article = document.querySelector("article.bd-article");
+    article.querySelectorAll("pre, code").forEach(e => { e.style.display = "none"; });
+    return article.innerText;
+}"""
+
 
 @pytest.fixture(scope="module")
 def chromium() -> str:
-    return require_chromium("the static site")
+    return require_chromium("the lesson site")
 
 
-def png_outputs(nb) -> int:
-    return sum("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
 
 
-def test_the_static_site_renders_offline_in_chromium(tmp_path, chromium):
+class QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a tab that moved on closed its connection
+            super().handle_error(request, client_address)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """Both editions built once and served on a free port of 127.0.0.1; yields (root URL, site folder)."""
+    out = tmp_path_factory.mktemp("site")
+    site.build(LESSONS, out)
+    server = QuietServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(out)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/", out
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_every_formula_renders_search_works_and_nothing_leaves_the_machine(served, chromium):
     from playwright.sync_api import expect, sync_playwright
 
-    notebooks = lessons.lesson_files()
-    site.build(notebooks, tmp_path)
-    # the lesson with the most figures (any lesson would do; this one shows the most)
-    lesson = max(notebooks, key=lambda p: (png_outputs(lessons.read_notebook(p)), p.name))
-    nb = lessons.read_notebook(lesson)
-    figures = png_outputs(nb)
-    assert figures > 0, "no lesson has a stored figure to check"
-
-    left_the_machine = []
+    root, out = served
+    left_the_machine, failed = [], []
 
     def only_local(route):
         url = route.request.url
-        if url.startswith(("file://", "data:")):
+        if url.startswith((root, "data:", "blob:")) or url == "about:blank":
             route.continue_()
         else:
             left_the_machine.append(url)
             route.abort()
 
+    start = time.perf_counter()
+    checked = {"display": 0, "inline": 0, "pages": 0}
+
+    def check_lesson(page, edition, path):
+        """The page of ``path`` in ``edition``, already loaded in ``page``: every formula drawn, no raw TeX."""
+        name = site.page_name(path)
+        built = (out / edition / name).read_text(encoding="utf-8")
+        # formulas in headings are drawn in the page's contents too: the article is what is counted
+        built = re.search(r'<article class="bd-article"[^>]*>(.*)</article>', built, re.S).group(1)
+        displays = DISPLAY_MATH.findall(built)
+        inlines = len(INLINE_MATH.findall(built))
+        state = page.evaluate(MATHJAX_DONE)
+        assert state == ("typeset" if displays or inlines else "no math"), state
+        math = page.locator("article div.math")
+        expect(math).to_have_count(len(displays))
+        # every display formula drawn: MathJax's display box inside each, and no error anywhere
+        expect(page.locator("article div.math .MathJax_Display")).to_have_count(len(displays))
+        expect(page.locator("article span.math .MathJax")).to_have_count(inlines)
+        expect(page.locator("article .MathJax_Error, article merror, article .merror")).to_have_count(0)
+        if displays:
+            sizes = math.evaluate_all("els => els.map(e => e.querySelector('.MathJax_Display')"
+                                      ".getBoundingClientRect().height)")
+            assert all(h > 10 for h in sizes), sizes
+        for photo_edition, lesson, inside, filename in PHOTOGRAPHS:
+            if (photo_edition, lesson) == (edition, path.name):
+                formula = math.nth(next(i for i, m in enumerate(displays) if inside in html.unescape(m)))
+                formula.scroll_into_view_if_needed()
+                ARTIFACTS.mkdir(exist_ok=True)
+                formula.screenshot(path=str(ARTIFACTS / filename))
+        shown = page.evaluate(SHOWN_TEXT)
+        raw = [t for t in RAW_TEX if t in shown]
+        assert not raw, f"raw TeX on the page: {raw}"
+        checked["display"] += len(displays)
+        checked["inline"] += inlines
+        checked["pages"] += 1
+
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         context.route("**/*", only_local)
-        page = context.new_page()
-        requested = []
-        page.on("request", lambda request: requested.append(request.url))
+        context.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+        # (not counted: MathJax's own probe of an empty font at about:blank, and the search page's fetches of
+        # result summaries cut short when the test moves on)
+        context.on("requestfailed", lambda r: None if r.url == "about:blank" or r.failure == "net::ERR_ABORTED"
+                   else failed.append(f"{r.failure} {r.url}"))
+        # two tabs: the next page loads while MathJax draws the formulas of this one
+        tabs = [context.new_page(), context.new_page()]
+        page, where = tabs[0], "the start"
         try:
-            page.goto((tmp_path / "index.html").as_uri(), wait_until="load")
-            expect(page.locator("h1")).to_have_text("evalkit lessons")
-            rows = page.locator("table tbody tr")
-            expect(rows).to_have_count(len(notebooks))
-            expect(rows.first.locator("a")).to_have_text(lessons.lesson_title(lessons.read_notebook(notebooks[0])))
-
-            # follow the link, as a reader would
-            page.locator(f'a[href="{site.page_name(lesson)}"]').click()
-            page.wait_for_load_state("load")
-            heading = page.locator("h1").first
-            expect(heading).to_be_visible()
-            expect(heading).to_have_text(lessons.lesson_title(nb))
-            assert page.locator("h2").count() >= 3  # the lesson's sections
-
-            pictures = page.locator('img[src^="data:image/png"]')
-            expect(pictures).to_have_count(figures)
-            for i in range(figures):
-                picture = pictures.nth(i)
-                picture.scroll_into_view_if_needed()
-                expect(picture).to_be_visible()
-            # every image on the page, figures and drawn formulas alike, has been decoded and has a size
-            sizes = page.eval_on_selector_all(
-                "img", "imgs => imgs.map(i => [i.complete, i.naturalWidth, i.naturalHeight, i.alt])"
-            )
-            assert sizes and all(complete and w > 0 and h > 0 for complete, w, h, _ in sizes), [
-                s for s in sizes if not (s[0] and s[1] > 0 and s[2] > 0)
-            ]
-            formulas = page.locator("img.math").count()
-            print(f"{lesson.name}: {figures} figures and {formulas} formulas drawn, {len(requested)} requests")
+            for edition in site.EDITIONS:
+                where = f"{edition}/index.html"
+                page.goto(f"{root}{edition}/index.html", wait_until="load")
+                expect(page.locator("article h1")).to_contain_text(f"the {edition} edition")
+            todo = [(edition, path) for edition in site.EDITIONS for path in LESSONS]
+            tabs[0].goto(f"{root}{todo[0][0]}/{site.page_name(todo[0][1])}", wait_until="load")
+            for i, (edition, path) in enumerate(todo):
+                if i + 1 < len(todo):
+                    following = todo[i + 1]
+                    tabs[(i + 1) % 2].goto(f"{root}{following[0]}/{site.page_name(following[1])}", wait_until="load")
+                page, where = tabs[i % 2], f"{edition}/{site.page_name(path)}"
+                check_lesson(page, edition, path)
+            for edition in site.EDITIONS:
+                where = f"{edition}/search.html"
+                page.goto(f"{root}{edition}/search.html?q=brevity+penalty", wait_until="load")
+                found = page.locator('#search-results a[href*="02-brevity-penalty.html"]')
+                expect(found.first).to_be_visible(timeout=10_000)
         except BaseException:
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "site-failure.png"), full_page=False)
+            print(f"failed at {where}; screenshot in {ARTIFACTS / 'site-failure.png'}")
             raise
         finally:
             browser.close()
+    print(f"{checked['pages']} pages, {checked['display']} display and {checked['inline']} inline formulas "
+          f"rendered in {time.perf_counter() - start:.1f} s")
     assert not left_the_machine, f"the site asked the network for {left_the_machine}"
-    assert all(url.startswith(("file://", "data:")) for url in requested), requested
+    assert not failed, f"requests that failed: {failed}"
+    assert checked["pages"] == 2 * len(LESSONS) and checked["display"] > 2 * 20

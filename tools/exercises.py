@@ -113,6 +113,10 @@ def student_edition(nb, name: str = "notebook"):
             cell.execution_count = None
             tags = [t for t in cell.metadata.get("tags", []) if t != SOLUTION_TAG]
             cell.metadata = {"tags": tags} if tags else {}
+        elif cell.cell_type == "code" and "check_answer(" in cell.source:
+            # another cell that checks the student's work: its stored ✓ would say "right" before they tried
+            cell.outputs = []
+            cell.execution_count = None
         cells.append(cell)
     student.cells = cells
     return student
@@ -126,6 +130,12 @@ def numbers_in(text: str) -> set[str]:
     return set(NUMBER.findall(text))
 
 
+def rich_output_text(cell) -> str:
+    """The markdown and HTML a code cell's stored outputs show (tables, formatted text)."""
+    return "".join("".join(o.get("data", {}).get(kind, "")) for o in cell.get("outputs", [])
+                   for kind in ("text/markdown", "text/html"))
+
+
 def output_text(cell) -> str:
     """The text a code cell's stored outputs show (streams and text/plain; not images)."""
     return "".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))
@@ -134,7 +144,8 @@ def output_text(cell) -> str:
 
 def answer_values(nb) -> set[str]:
     """Numbers that only the answers of a lesson state: written in its ``<details>`` blocks or in its solution
-    cells (sources and stored outputs), and nowhere else in the lesson.  Single digits are left out (list
+    cells (sources and stored outputs), and nowhere else in the lesson (other cells' sources, and their
+    outputs: text, markdown and HTML).  Single digits are left out (list
     items, "two systems").  A student artifact (edition, sheet, site page) that shows one of them leaks an
     answer."""
     def numbers(text):
@@ -148,7 +159,7 @@ def answer_values(nb) -> set[str]:
             in_answers |= numbers("".join(DETAILS.findall(cell.source)))
             elsewhere |= numbers(remove_answers(cell.source))
         else:
-            elsewhere |= numbers(cell.source + (output_text(cell) if cell.cell_type == "code" else ""))
+            elsewhere |= numbers(cell.source + (output_text(cell) + rich_output_text(cell) if cell.cell_type == "code" else ""))
     return in_answers - elsewhere
 
 

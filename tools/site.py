@@ -1,20 +1,24 @@
-"""A static HTML site of the executed lessons: ``make site``, then open site/index.html.
+"""The lesson site, in two editions: ``make site``, then open site/index.html.
 
-No kernel and no re-execution: each page is nbconvert's HTML of the notebook with its stored outputs
-(figures are the stored PNGs, embedded in the page).  Nothing is fetched when the site is built or viewed:
+    python -m tools.site                          # both editions -> site/student/, site/teacher/, site/index.html
+    python -m tools.site --out DIR --edition student
 
-- the pages use nbconvert's "lab" template without its CDN scripts (require.js, MathJax, mermaid, the
-  widgets manager): see tools/templates/evalkit-site/index.html.j2;
-- formulas in the markdown are drawn by matplotlib's mathtext as inline SVG images at build time
-  (tools/lessons.py), in place of MathJax;
-- an interactive widget's output is replaced by a note saying to run the lesson in JupyterLab.
+- **student/**: the student edition of every lesson (tools.exercises.student_edition: the ``<details>``
+  answers and the solution cells' code and outputs removed, the self-checks kept); no teacher's guide.
+- **teacher/**: the lessons as they are, answers in closed ``<details>`` blocks and solution outputs shown,
+  and the teacher's guide (notebooks/README.md) as a page.
+- **index.html**: links to both editions and the lesson table (number, title, minutes, kind, summary).
 
-The index lists the lessons: number (from the file name), title (the notebook's first heading), minutes and
-summary (from the teacher's guide, notebooks/README.md, the one source of both).  The guide itself is
-rendered as guide.html.
+Each edition is a Sphinx site built the way Jupyter Book 1 builds one (MyST-NB, sphinx-book-theme:
+sidebar, per-page contents, full-text search), from copies of the notebooks in a temporary folder; the
+notebooks/ folder is never written.  Nothing runs and nothing is fetched: notebooks are rendered with their
+stored outputs, ``$...$``/``$$...$$`` become math drawn in the browser by MathJax 2.7 served from the site
+itself (``_static/mathjax/``, from the jupyter-server-mathjax wheel, its LICENSE beside it), and an
+interactive widget's output is replaced by a note.  Cells tagged ``core`` are marked on the pages (a green
+rule and a "core" label).  The two editions are built at the same time, in two processes.
 
-    python -m tools.site                # every notebooks/*.ipynb -> site/
-    python -m tools.site --out DIR
+Titles come from each notebook's first heading; minutes, kind and summary from the teacher's guide's lesson
+table, which must have a row for every lesson.  Needs requirements-site.txt (``make site`` installs it).
 """
 
 from __future__ import annotations
@@ -22,57 +26,104 @@ from __future__ import annotations
 import argparse
 import copy
 import html
+import json
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
+from tools.exercises import student_edition
 from tools.lessons import (
-    GUIDE, MATH_CSS, NOTEBOOKS, ROOT, formulas_to_images, lesson_files, lesson_title, markdown_to_html,
-    read_class_path, read_guide, read_notebook,
+    GUIDE, NOTEBOOKS, ROOT, lesson_files, lesson_title, markdown_to_html, read_guide, read_notebook,
 )
 
-TEMPLATES = Path(__file__).resolve().parent / "templates"
+EDITIONS = ("student", "teacher")
+CONFIG = Path(__file__).resolve().parent / "site_config"
+CORE_TAG = "core"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_NOTE = (
-    '<p class="evalkit-widget-note"><em>An interactive widget is shown here when the lesson runs in '
-    "JupyterLab (<code>make lab</code>); this static page cannot run it.</em></p>"
+    '<p class="evalkit-widget-note">An interactive widget is shown here when the lesson runs in JupyterLab '
+    "(<code>make lab</code>); this static page cannot run it.</p>"
 )
-SITE_CSS = MATH_CSS + """
-nav.evalkit-nav { max-width: 1100px; margin: 0 auto; padding: 0.5em 1em; font-family: var(--jp-ui-font-family, sans-serif); }
-.evalkit-widget-note { color: #555; }
-"""
-INDEX_CSS = MATH_CSS + """
-body { font-family: system-ui, "DejaVu Sans", sans-serif; line-height: 1.5; max-width: 60em; margin: 2em auto;
-       padding: 0 1em; color: #222; }
-table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; vertical-align: top; padding: 0.35em 0.6em; border-bottom: 1px solid #ddd; }
-td.number, td.minutes { white-space: nowrap; }
-td.minutes, th.minutes { text-align: right; }
-"""
+MATHJAX_SKIP = ("localization",)  # MathJax's translations of its menus: English is built in
+CORE_KEY = (
+    "Cells with a **green rule** on the left and a **core** label are the core of a lesson: what a class "
+    "covers in the time the guide gives it. The other cells are optional reading."
+)
+INTRO = {
+    "student": "The lessons without their answers: try each exercise yourself; the self-check cells tell you "
+               "whether your answer is right. To run the code, open the lessons in JupyterLab.",
+    "teacher": "The lessons as they are, with the answers (in closed *Answer* blocks) and the solution cells' "
+               "outputs, and the [teacher's guide](guide.md). Students use the student edition.",
+}
+
+
+class SiteError(SystemExit):
+    """The site cannot be built; the message says why and what to do."""
 
 
 def page_name(notebook: Path) -> str:
-    return notebook.stem + ".html"
+    """The file name of a lesson's page inside an edition."""
+    return Path(notebook).stem + ".html"
 
 
-def link_pages(markdown: str, pages: set[str]) -> str:
-    """Links to lessons (``[..](06-rouge.ipynb)``) point to their pages; a link to a lesson that has no page
-    (one the guide plans but that does not exist yet) becomes plain text."""
+def link_pages(markdown: str, lessons: set[str]) -> str:
+    """Links to lessons (``[..](06-rouge.ipynb)``) in ``lessons`` (file names) are kept, and MyST makes them
+    links to their pages; a link to a lesson the site does not have becomes plain text."""
     def relink(match):
-        page = match.group(2) + ".html"
-        return f"[{match.group(1)}]({page})" if page in pages else match.group(1)
+        return match.group(0) if match.group(2) in lessons else match.group(1)
 
-    return re.sub(r"\[([^\]]*)\]\(([\w.-]+)\.ipynb\)", relink, markdown)
+    return re.sub(r"\[([^\]]*)\]\(([\w.-]+\.ipynb)\)", relink, markdown)
 
 
-def for_the_site(nb, pages: set[str] = frozenset()):
-    """A copy of the notebook ready for the static page: formulas drawn, links to other lessons pointing to
-    their pages, widget outputs replaced."""
-    nb = copy.deepcopy(nb)
+FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+ATX_HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
+
+
+def mark_core(markdown: str) -> str:
+    """A core markdown cell's text with every run of lines between headings wrapped in a MyST container of
+    class ``tag-core`` (MyST-NB gives core code cells the class ``tag_core``; docutils spells a directive's
+    class with a hyphen).  Headings stay outside, so the page's sections and contents are the lesson's."""
+    colons = ":" * max(3, 1 + max((len(run) for run in re.findall(r":{3,}", markdown)), default=0))
+    out, run, fence = [], [], None
+
+    def flush():
+        if any(line.strip() for line in run):
+            while run and not run[0].strip():
+                run.pop(0)
+            out.extend([f"{colons}{{container}} tag-core", *run, colons, ""])
+        run.clear()
+
+    for line in markdown.splitlines():
+        opened = FENCE.match(line)
+        if fence is None and opened:
+            fence = opened.group(1)[0] * len(opened.group(1))
+        elif fence is not None and line.strip().startswith(fence):
+            fence = None
+        elif fence is None and ATX_HEADING.match(line):
+            flush()
+            out.extend([line, ""])
+            continue
+        run.append(line)
+    flush()
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def for_the_site(nb, edition: str, name: str = "notebook", lessons: set[str] = frozenset()):
+    """A copy of the notebook as the edition shows it: the student edition or the lesson itself, links to other
+    lessons kept or unlinked, core markdown cells marked, widget outputs replaced by a note."""
+    if edition not in EDITIONS:
+        raise ValueError(f"unknown edition {edition!r}: {' or '.join(EDITIONS)}")
+    nb = student_edition(nb, name) if edition == "student" else copy.deepcopy(nb)
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
         if cell.cell_type == "markdown":
-            cell.source = formulas_to_images(link_pages(cell.source, pages))
+            cell.source = link_pages(cell.source, lessons)
+            if CORE_TAG in cell.metadata.get("tags", []):
+                cell.source = mark_core(cell.source)
         elif cell.cell_type == "code":
             for output in cell.get("outputs", []):
                 if WIDGET_VIEW in output.get("data", {}):
@@ -80,52 +131,149 @@ def for_the_site(nb, pages: set[str] = frozenset()):
     return nb
 
 
-def lesson_page(nb, resources: dict, pages: set[str] = frozenset()) -> str:
-    from nbconvert import HTMLExporter
-
-    exporter = HTMLExporter(extra_template_basedirs=[str(TEMPLATES)], template_name="evalkit-site",
-                            exclude_anchor_links=True)
-    body, _ = exporter.from_notebook_node(for_the_site(nb, pages), resources={**resources, "evalkit_css": SITE_CSS})
-    return body
-
-
 def guide_rows(notebooks: list[Path], guide: Path) -> dict:
     rows = read_guide(guide)
     missing = [p.name for p in notebooks if p.name not in rows]
     if missing:
-        raise SystemExit(f"the teacher's guide ({guide}) has no row for {', '.join(missing)}: add one to its "
-                         "lesson table (number, notebook, minutes, needs, kind, summary)")
+        raise SiteError(f"the teacher's guide ({guide}) has no row for {', '.join(missing)}: add one to its "
+                        "lesson table (number, notebook, minutes, needs, kind, summary)")
     return rows
 
 
-def index_page(notebooks: list[Path], titles: dict[str, str], rows: dict, guide: Path) -> str:
+def lesson_number(path: Path, row) -> str:
+    return re.match(r"\d*", path.name).group(0) or row.number
+
+
+def edition_index(edition: str, notebooks: list[Path], titles: dict[str, str], rows: dict) -> str:
+    """The MyST markdown of an edition's home page: the lesson table and the (hidden) table of contents."""
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    table = ["| # | lesson | minutes | kind | summary |", "|---|---|---:|---|---|"]
+    for path in notebooks:
+        row = rows[path.name]
+        table.append(f"| {lesson_number(path, row)} | [{cell(titles[path.name])}]({path.name}) | {row.minutes} "
+                     f"| {cell(row.kind)} | {cell(row.summary)} |")
+    pages = [p.stem for p in notebooks] + (["guide"] if edition == "teacher" else [])
+    return "\n".join([
+        f"# evalkit lessons: the {edition} edition", "",
+        "BLEU, GLEU, ROUGE and friends derived step by step. These pages show each lesson as it was last run, "
+        "with its stored outputs. " + INTRO[edition], "",
+        ":::{container} evalkit-core-key", CORE_KEY, ":::", "",
+        *table, "",
+        "```{toctree}", ":hidden:", ":maxdepth: 1", "", *pages, "```", "",
+    ])
+
+
+def mathjax_folder() -> Path:
+    """The MathJax the site serves; a clear error when the site builder is not installed."""
+    try:
+        import jupyter_server_mathjax
+        import myst_nb  # noqa: F401
+        import sphinx_book_theme  # noqa: F401
+    except ImportError:
+        raise SiteError("the site needs the packages of requirements-site.txt: run `make site` (or "
+                        ".venv/bin/pip install -r requirements-site.txt)") from None
+    folder = Path(jupyter_server_mathjax.__file__).parent / "static"
+    if not (folder / "MathJax.js").is_file() or not (folder / "LICENSE").is_file():
+        raise SiteError(f"no MathJax.js and LICENSE in {folder}: reinstall jupyter-server-mathjax")
+    return folder
+
+
+def write_sources(edition: str, notebooks: list[Path], src: Path, guide: Path, titles: dict, rows: dict) -> None:
+    """The Sphinx source folder of an edition: conf.py and its settings, the edition's notebooks, home page and
+    (teacher) guide, the stylesheet."""
+    import nbformat
+
+    src.mkdir(parents=True)
+    (src / "_static").mkdir()
+    shutil.copy2(CONFIG / "conf.py", src / "conf.py")
+    shutil.copy2(CONFIG / "evalkit.css", src / "_static" / "evalkit.css")
+    settings = {
+        "project": "evalkit lessons",
+        "title": f"evalkit lessons ({edition} edition)",
+        "footer": f"The {edition} edition. <a href=\"../index.html\">Both editions</a>.",
+    }
+    (src / "settings.json").write_text(json.dumps(settings, indent=1), encoding="utf-8")
+    names = {p.name for p in notebooks}
+    for path in notebooks:
+        nb = for_the_site(read_notebook(path), edition, path.name, names)
+        nbformat.write(nb, str(src / path.name))
+    (src / "index.md").write_text(edition_index(edition, notebooks, titles, rows), encoding="utf-8")
+    if edition == "teacher":
+        (src / "guide.md").write_text(link_pages(guide.read_text(encoding="utf-8"), names), encoding="utf-8")
+
+
+def run_sphinx(jobs: dict[str, tuple[Path, Path]], work: Path) -> None:
+    """Build every edition (source folder, output folder) at once, one process each."""
+    running = {}
+    for edition, (src, dest) in jobs.items():
+        command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-d", str(work / f"doctrees-{edition}"),
+                   str(src), str(dest)]
+        log = open(work / f"sphinx-{edition}.log", "w+", encoding="utf-8")
+        running[edition] = (subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=src), log)
+    failed = []
+    for edition, (process, log) in running.items():
+        code = process.wait()
+        log.seek(0)
+        text = log.read()
+        log.close()
+        if code != 0:
+            failed.append(f"the {edition} edition failed (sphinx-build exit {code}):\n{text[-4000:]}")
+        elif text.strip():
+            print(f"sphinx-build, {edition} edition:\n{text.strip()}", file=sys.stderr)
+    if failed:
+        raise SiteError("\n".join(failed))
+
+
+def home_page(notebooks: list[Path], titles: dict[str, str], rows: dict, editions: tuple[str, ...]) -> str:
+    """site/index.html: the two editions and the lesson table."""
+    links = {
+        "student": '<li><a href="student/index.html">The student edition</a>: the lessons without their answers '
+                   "(the self-checks are kept). Give students this one.</li>",
+        "teacher": '<li><a href="teacher/index.html">The teacher edition</a>: the lessons with the answers and '
+                   'the solution outputs, and <a href="teacher/guide.html">the teacher\'s guide</a>.</li>',
+    }
     lines = []
     for path in notebooks:
         row = rows[path.name]
-        number = re.match(r"\d*", path.name).group(0) or row.number
-        lines.append(
-            f'<tr><td class="number">{html.escape(number)}</td>'
-            f'<td><a href="{page_name(path)}">{html.escape(titles[path.name])}</a></td>'
-            f'<td class="minutes">{row.minutes}</td><td>{html.escape(row.kind)}</td>'
-            f"<td>{markdown_to_html(row.summary).strip().removeprefix('<p>').removesuffix('</p>')}</td></tr>"
-        )
-    class_path = sum(step.minutes for step in read_class_path(guide))
+        cells = [f'<td class="number">{html.escape(lesson_number(path, row))}</td>',
+                 f"<td>{html.escape(titles[path.name])}</td>"]
+        cells += [f'<td><a href="{e}/{page_name(path)}">{e}</a></td>' for e in editions]
+        summary = markdown_to_html(row.summary).strip().removeprefix("<p>").removesuffix("</p>")
+        cells += [f'<td class="minutes">{row.minutes}</td>', f"<td>{html.escape(row.kind)}</td>", f"<td>{summary}</td>"]
+        lines.append(f"<tr>{''.join(cells)}</tr>")
+    heads = "".join(f"<th>{e}</th>" for e in editions)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>evalkit lessons</title>
-<style>{INDEX_CSS}</style>
+<style>
+body {{ font-family: system-ui, "DejaVu Sans", sans-serif; line-height: 1.5; max-width: 64em; margin: 2em auto;
+       padding: 0 1em; color: #222; }}
+table {{ border-collapse: collapse; width: 100%; }}
+th, td {{ text-align: left; vertical-align: top; padding: 0.35em 0.6em; border-bottom: 1px solid #ddd; }}
+td.number, td.minutes {{ white-space: nowrap; }}
+td.minutes, th.minutes {{ text-align: right; }}
+img.math {{ height: auto; max-width: 100%; }}
+.core-key {{ border-left: 4px solid #1b7f5c; padding-left: 0.6em; }}
+</style>
 </head>
 <body>
 <h1>evalkit lessons</h1>
-<p>BLEU, GLEU, ROUGE and friends derived step by step. These pages show each lesson as it was last run,
-with its stored outputs; to run the code, use JupyterLab (<code>make lab</code>).
-The <a href="guide.html">teacher's guide</a> gives prerequisites, core and optional sections, and a
-{class_path}-minute class path.</p>
+<p>BLEU, GLEU, ROUGE and friends derived step by step. These pages show each lesson as it was last run, with
+its stored outputs; nothing on them needs the network. To run the code, use JupyterLab (<code>make lab</code>).
+The teacher's guide gives prerequisites, core and optional parts, and a 90-minute class path.</p>
+<ul>
+{chr(10).join(links[e] for e in editions)}
+</ul>
+<p class="core-key">On the lesson pages, cells with a green rule on the left and a <strong>core</strong> label
+are the core of a lesson: what a class covers in the time the guide gives it. The other cells are optional
+reading.</p>
 <table>
-<thead><tr><th>#</th><th>lesson</th><th class="minutes">minutes</th><th>kind</th><th>summary</th></tr></thead>
+<thead><tr><th>#</th><th>lesson</th>{heads}<th class="minutes">minutes</th><th>kind</th><th>summary</th></tr></thead>
 <tbody>
 {chr(10).join(lines)}
 </tbody>
@@ -135,54 +283,59 @@ The <a href="guide.html">teacher's guide</a> gives prerequisites, core and optio
 """
 
 
-def guide_page(guide: Path, pages: set[str]) -> str:
-    text = link_pages(guide.read_text(encoding="utf-8"), pages)
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>evalkit: the teacher's guide</title>
-<style>{INDEX_CSS}</style>
-</head>
-<body>
-<p><a href="index.html">evalkit lessons</a></p>
-{markdown_to_html(text)}
-</body>
-</html>
-"""
-
-
-def build(notebooks: list[Path], out: Path, guide: Path = GUIDE) -> list[Path]:
-    """Write one page per lesson, index.html and guide.html to ``out``; returns the files written."""
-    out.mkdir(parents=True, exist_ok=True)
+def build(notebooks: list[Path], out: Path, guide: Path = GUIDE, editions: tuple[str, ...] = EDITIONS) -> list[Path]:
+    """Build ``out/<edition>/`` for each edition and ``out/index.html``; returns the index and each edition's
+    folder.  An edition's folder is replaced as a whole."""
+    editions = tuple(e for e in EDITIONS if e in editions)
+    if not editions:
+        raise SiteError(f"no edition to build: choose among {', '.join(EDITIONS)}")
+    if not notebooks:
+        raise SiteError("no lesson to build the site from")
     rows = guide_rows(notebooks, guide)
-    titles, written = {}, []
-    pages = {page_name(p) for p in notebooks}
-    for i, path in enumerate(notebooks):
-        nb = read_notebook(path)
-        titles[path.name] = lesson_title(nb) or path.stem
-        resources = {
-            "metadata": {"name": titles[path.name]},
-            "evalkit_prev": page_name(notebooks[i - 1]) if i > 0 else "",
-            "evalkit_next": page_name(notebooks[i + 1]) if i + 1 < len(notebooks) else "",
-        }
-        target = out / page_name(path)
-        target.write_text(lesson_page(nb, resources, pages), encoding="utf-8")
-        written.append(target)
-    for name, text in (("index.html", index_page(notebooks, titles, rows, guide)), ("guide.html", guide_page(guide, pages))):
-        (out / name).write_text(text, encoding="utf-8")
-        written.append(out / name)
-    return written
+    mathjax = mathjax_folder()
+    titles = {p.name: lesson_title(read_notebook(p)) or p.stem for p in notebooks}
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="evalkit-site-") as tmp:
+        work = Path(tmp)
+        jobs = {}
+        for edition in editions:
+            src = work / edition
+            write_sources(edition, notebooks, src, guide, titles, rows)
+            jobs[edition] = (src, work / "html" / edition)
+        run_sphinx(jobs, work)
+        for edition, (_, html_dir) in jobs.items():
+            shutil.copytree(mathjax, html_dir / "_static" / "mathjax", ignore=shutil.ignore_patterns(*MATHJAX_SKIP))
+            for stale in (".buildinfo", ".doctrees"):
+                target = html_dir / stale
+                if target.is_dir():
+                    shutil.rmtree(target)
+                elif target.exists():
+                    target.unlink()
+            dest = out / edition
+            if dest.exists():
+                shutil.rmtree(dest)
+            shutil.move(str(html_dir), str(dest))
+    index = out / "index.html"
+    index.write_text(home_page(notebooks, titles, rows, editions), encoding="utf-8")
+    return [index] + [out / e for e in editions]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "site", help="output folder (default: site/)")
     parser.add_argument("--notebooks", type=Path, default=NOTEBOOKS, help="lesson folder (default: notebooks/)")
+    parser.add_argument("--edition", choices=[*EDITIONS, "both"], default="both",
+                        help="which edition to build (default: both)")
     args = parser.parse_args(argv)
     notebooks = lesson_files(args.notebooks)
-    build(notebooks, args.out, args.notebooks / "README.md")
-    print(f"{len(notebooks)} lessons in {args.out}/: open {args.out}/index.html in a browser (works offline)")
+    editions = EDITIONS if args.edition == "both" else (args.edition,)
+    start = time.perf_counter()
+    build(notebooks, args.out, args.notebooks / "README.md", editions)
+    seconds = time.perf_counter() - start
+    built = " and ".join(f"{args.out}/{e}/" for e in editions)
+    print(f"{len(notebooks)} lessons in {built} ({seconds:.0f} s): open {args.out}/index.html in a browser "
+          "(works offline)")
     return 0
 
 
