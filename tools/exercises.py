@@ -325,9 +325,10 @@ section.exercise > h2.number, section.answer > h2.number { font-size: 11pt; font
 code, pre { font-family: "DejaVu Sans Mono", monospace; font-size: 9.5pt; }
 pre { white-space: pre-wrap; border-left: 2px solid #999; padding-left: 0.6em; }
 pre.code { background: #f3f3f3; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-table { border-collapse: collapse; font-size: 10pt; margin: 0.4em 0; }
-th, td { border: 1px solid #aaa; padding: 0.15em 0.5em; text-align: right; }
-th { white-space: nowrap; }
+table { border-collapse: collapse; font-size: 8.5pt; margin: 0.4em 0; max-width: 100%; }
+th, td { border: 1px solid #aaa; padding: 0.1em 0.3em; text-align: left; }
+table.dataframe th, table.dataframe td { text-align: right; }
+th { white-space: normal; }
 img.output { max-width: 100%; }
 .lines { margin-top: 0.6em; }
 .lines div { height: 2.1em; border-bottom: 1px solid #bbb; }
