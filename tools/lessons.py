@@ -287,8 +287,11 @@ def core_sections(nb) -> list[str]:
     for cell in nb.cells:
         headings = SECTION.findall(cell.source) if cell.cell_type == "markdown" else []
         if is_core(cell):
-            # a core markdown cell's own headings are core, and so is the section it starts in
-            for title in ([current] if current and not cell.source.lstrip().startswith("#") else []) + headings:
+            # the section a core cell starts in is core, and so is each heading of a core markdown cell that has
+            # text after it (a heading that ends the cell opens a section the cell holds nothing of)
+            spans = list(SECTION.finditer(cell.source)) if cell.cell_type == "markdown" else []
+            filled = [m.group(1) for m in spans if cell.source[m.end():].strip()]
+            for title in ([current] if current and not cell.source.lstrip().startswith("#") else []) + filled:
                 title = re.sub(r"^\d+\.\s+", "", title)
                 if title not in found:
                     found.append(title)
