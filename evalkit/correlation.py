@@ -397,7 +397,7 @@ def plot_agreement(metric: Mapping[str, float], human: Mapping[str, float], *, m
     to_points = 72.0 / ax.figure.dpi
     points = [(px * to_points, py * to_points) for px, py in ax.transData.transform(list(zip(xs, ys)))]
     area = tuple(v * to_points for v in ax.get_window_extent().extents)
-    fontsize = 8
+    fontsize = FontProperties(size="small").get_size_in_points()  # follows the style's font.size
     renderer, font = ax.figure.canvas.get_renderer(), FontProperties(size=fontsize)
     widths = [renderer.get_text_width_height_descent(name, font, ismath=False)[0] * to_points for name in names]
     offsets = place_labels(points, widths, 1.2 * fontsize, bounds=area)

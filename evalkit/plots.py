@@ -2,23 +2,288 @@
 
 Figure size and style are set here, not in the notebooks, so every lesson looks the same.  Each function
 returns the matplotlib ``Axes`` it drew on (tests check what was drawn; notebooks end with ``plt.show()``).
+
+Every text size is relative ('small', 'x-small', ...) or left to matplotlib's rcParams, so one setting,
+``font.size``, scales all the text of every figure.  Two styles set it: ``"default"`` (matplotlib's own
+defaults, what the lessons show) and ``"projector"`` (16 pt text, thick lines, large markers, high-contrast
+colours, figures of ``SLIDES`` size) for a lecture hall.  Switch with :func:`use_style` or, for a few
+figures, ``with plots.projector(): ...``.
 """
 
 from __future__ import annotations
 
+import contextlib
+
 FIGSIZE = (7.0, 4.0)
 SLIDES = (6.0, 3.5)  # a figure for a 16:9 slide next to a few lines of text
 
+# Okabe & Ito's colour-blind-safe palette without its yellow (too pale on a projected white), then black,
+# brown and grey: ten colours, dark enough for a washed-out projector, told apart by colour-blind viewers.
+PROJECTOR_COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#8C510A",
+                    "#666666", "#7A5195")
 
-def new_axes(figsize=FIGSIZE, **subplot_kw):
-    """A fresh figure and axes with evalkit's size and style.
+# The projector style: the rcParams it changes, and the default figure size of the plotting functions.
+_PROJECTOR_RC = {
+    "font.size": 16.0,  # every other text size is relative to it
+    "lines.linewidth": 2.5,
+    "lines.markersize": 9.0,
+    "patch.linewidth": 1.5,
+    "axes.linewidth": 1.5,
+    "axes.edgecolor": "black",
+    "axes.labelcolor": "black",
+    "text.color": "black",
+    "xtick.color": "black",
+    "ytick.color": "black",
+    "xtick.major.width": 1.5,
+    "ytick.major.width": 1.5,
+    "xtick.major.size": 6.0,
+    "ytick.major.size": 6.0,
+    "grid.linewidth": 1.2,
+    "legend.framealpha": 0.9,
+    "figure.figsize": SLIDES,
+}
+STYLES = ("default", "projector")
+_active = ["default"]  # the style use_style or a context manager switched on last
+
+
+def style_params(name: str = "projector") -> dict:
+    """The rcParams a style sets.  ``"default"`` gives matplotlib's own defaults for the same keys, so that
+    ``use_style("default")`` undoes ``use_style("projector")``.
+
+    >>> style_params("projector")["font.size"]
+    16.0
+    """
+    import matplotlib
+
+    if name not in STYLES:
+        raise ValueError(f"unknown style {name!r}; expected one of {', '.join(STYLES)}")
+    if name == "projector":
+        from cycler import cycler
+
+        return {**_PROJECTOR_RC, "axes.prop_cycle": cycler(color=list(PROJECTOR_COLORS))}
+    return {key: matplotlib.rcParamsDefault[key] for key in (*_PROJECTOR_RC, "axes.prop_cycle")}
+
+
+def use_style(name: str = "projector") -> None:
+    """Switch a style on for every figure drawn from now on (``"projector"`` or ``"default"``).
+
+    >>> use_style("projector"); current_style()
+    'projector'
+    >>> use_style("default"); current_style()
+    'default'
+    """
+    import matplotlib
+
+    params = style_params(name)
+    matplotlib.rcParams.update(params)
+    _active[0] = name
+
+
+def current_style() -> str:
+    """The name of the style :func:`use_style` or :func:`style` switched on last ("default" at start)."""
+    return _active[0]
+
+
+@contextlib.contextmanager
+def style(name: str = "projector"):
+    """A style for the figures drawn inside a ``with`` block; the previous settings come back after it."""
+    import matplotlib
+
+    params = style_params(name)
+    before = _active[0]
+    with matplotlib.rc_context(params):
+        _active[0] = name
+        try:
+            yield
+        finally:
+            _active[0] = before
+
+
+def projector():
+    """``with plots.projector(): ax = plots.plot_brevity_penalty()``: the projector style for a block."""
+    return style("projector")
+
+
+def default_figsize():
+    """The figure size a plotting function uses when given none: ``SLIDES`` under the projector style, else
+    ``FIGSIZE``."""
+    return SLIDES if _active[0] == "projector" else FIGSIZE
+
+
+def _scaled(value: float) -> float:
+    """A line width or marker size given for the default style (1.5 pt lines), scaled with the style's lines."""
+    import matplotlib
+
+    return value * matplotlib.rcParams["lines.linewidth"] / 1.5
+
+
+def _marker(size: float) -> float:
+    """A marker size given for the default style (6 pt markers), scaled with the style's markers."""
+    import matplotlib
+
+    return size * matplotlib.rcParams["lines.markersize"] / 6.0
+
+
+def _font_scale() -> float:
+    """font.size relative to the default style's 10 pt."""
+    import matplotlib
+
+    return matplotlib.rcParams["font.size"] / 10.0
+
+
+def _text_width(text: str, font, renderer=None) -> float:
+    """The width in points of a one-line text in a font (FontProperties), as ``renderer`` draws it (the
+    figure's renderer hints glyphs a few per cent wider than their outlines, which is the fallback)."""
+    if renderer is not None and hasattr(renderer, "get_text_width_height_descent"):
+        return renderer.get_text_width_height_descent(text, font, ismath=False)[0] * 72.0 / renderer.dpi
+    from matplotlib.textpath import TextToPath
+
+    return 1.05 * TextToPath().get_text_width_height_descent(text, font, ismath=False)[0]
+
+
+def _wrap(text: str, font, width: float, renderer=None) -> str:
+    """``text`` broken at spaces into lines no wider than ``width`` points (a longer word keeps its line);
+    math (``$...$``) is left alone."""
+    if "$" in text or not text.strip():
+        return text
+    lines = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if line and _text_width(candidate, font, renderer) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def fit_text(fig) -> None:
+    """Wrap every axes title, axis label and figure title that is wider than the space it has (its column
+    of the figure, or the figure's height for a y label) onto more lines, so that a larger style cuts none
+    of them off.  Text that fits is not changed.  Takes a Figure or an Axes."""
+    fig = getattr(fig, "figure", fig) if not hasattr(fig, "savefig") else fig
+    for ax in fig.axes:
+        _fit_axes(ax)
+    width = 72.0 * fig.get_size_inches()[0] - _MARGIN
+    for text in (getattr(fig, "_suptitle", None), getattr(fig, "_supxlabel", None)):
+        if text is not None:
+            _wrap_artist(text, width)
+
+
+_MARGIN = 18.0  # points (a quarter inch) kept free around a wrapped title or label
+_CENTRED = 0.85
+
+
+def _fit_axes(ax) -> None:
+    """:func:`fit_text` for one Axes: its titles and x label fit its column of the figure, its y label the
+    figure's height (its row of a grid)."""
+    fig = ax.figure
+    width_pt, height_pt = (72.0 * v for v in fig.get_size_inches())
+    spec = ax.get_subplotspec() if hasattr(ax, "get_subplotspec") else None
+    if spec is not None:
+        rows, cols = spec.get_gridspec().get_geometry()
+        width_pt *= len(spec.colspan) / cols
+        height_pt *= len(spec.rowspan) / rows
+    # a title or label is centred on the axes, which the tick labels push off the figure's centre: it gets
+    # a bit less than the whole width, and then, once laid out, no more than twice the room on its
+    # narrower side
+    horizontal = (ax.title, ax.xaxis.label)
+    for text in (*horizontal, ax._left_title, ax._right_title):
+        _wrap_artist(text, _CENTRED * width_pt - _MARGIN)
+    _wrap_artist(ax.yaxis.label, _CENTRED * height_pt - _MARGIN)
+    if not any(t.get_text().strip() for t in (*horizontal, ax.yaxis.label)):
+        return
+    for _ in range(3):
+        fig.draw_without_rendering()
+        to_pt = 72.0 / fig.dpi
+        box, canvas = ax.get_window_extent(), fig.bbox
+        centre_x, centre_y = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+        room_x = 2 * min(centre_x - canvas.x0, canvas.x1 - centre_x) * to_pt - _MARGIN
+        room_y = 2 * min(centre_y - canvas.y0, canvas.y1 - centre_y) * to_pt - _MARGIN
+        changed = [_wrap_artist(t, min(room_x, _CENTRED * width_pt - _MARGIN)) for t in horizontal]
+        changed.append(_wrap_artist(ax.yaxis.label, min(room_y, _CENTRED * height_pt - _MARGIN)))
+        if not any(changed):
+            return
+
+
+def _wrap_artist(text, room: float) -> bool:
+    """Wrap a Text to ``room`` points if it is wider; True if it changed."""
+    content = text.get_text()
+    if not content.strip():
+        return False
+    canvas = text.figure.canvas if text.figure is not None else None
+    renderer = canvas.get_renderer() if hasattr(canvas, "get_renderer") else None
+    font = text.get_fontproperties()
+    if max(_text_width(line, font, renderer) for line in content.split("\n")) > room:
+        wrapped = _wrap(content, font, room, renderer)
+        text.set_text(wrapped)
+        return wrapped != content
+    return False
+
+
+def _room_above(ax, labelled, legend=None) -> None:
+    """Raise the top of the y range (never lower it) until every label in ``labelled``, a list of (bar top
+    in data units, the Text drawn above it or None), ends inside the axes and below ``legend``: the labels
+    keep their size in points, so a larger style needs a taller range."""
+    fig = ax.figure
+    for _ in range(4):  # the layout moves a little when the range changes: measure again
+        fig.draw_without_rendering()
+        renderer = None  # the figure's own (any backend)
+        box = ax.get_window_extent(renderer)
+        lo, hi = ax.get_ylim()
+        ceiling = box.y1 if legend is None else min(box.y1, legend.get_window_extent(renderer).y0)
+        free = ceiling - box.y0 - 4.0  # pixels
+        need = hi
+        for top, text in labelled:
+            if text is not None and (not text.get_visible() or not text.get_text()):
+                continue
+            bar_top = ax.transData.transform((0.0, top))[1]
+            above = 0.0 if text is None else text.get_window_extent(renderer).y1 - bar_top
+            if 0 < free - above:
+                need = max(need, lo + (top - lo) * box.height / (free - above))
+        if need <= hi * (1 + 1e-9):
+            return
+        ax.set_ylim(lo, need)
+
+
+def _room_sideways(ax, texts) -> None:
+    """Widen the x range (never narrow it) until every Text in ``texts``, anchored at a data x position,
+    ends inside the axes on the side it extends to."""
+    fig = ax.figure
+    for _ in range(4):
+        fig.draw_without_rendering()
+        renderer = None  # the figure's own (any backend)
+        box = ax.get_window_extent(renderer)
+        lo, hi = ax.get_xlim()
+        new_lo, new_hi = lo, hi
+        for text in texts:
+            x = text.get_position()[0]
+            anchor = ax.transData.transform((x, 0.0))[0]
+            extent = text.get_window_extent(renderer)
+            right, left = extent.x1 - anchor, anchor - extent.x0
+            room = box.width - 6.0
+            if extent.x1 > box.x1 - 3 and room > right:
+                new_hi = max(new_hi, lo + (x - lo) * box.width / (room - right + 3.0))
+            if extent.x0 < box.x0 + 3 and room > left:
+                new_lo = min(new_lo, hi - (hi - x) * box.width / (room - left + 3.0))
+        if (new_lo, new_hi) == (lo, hi):
+            return
+        ax.set_xlim(new_lo, new_hi)
+
+
+def new_axes(figsize=None, **subplot_kw):
+    """A fresh figure and axes with evalkit's size and style (``figsize`` None: :func:`default_figsize`).
 
     The figure uses matplotlib's constrained layout: at every draw the axes shrink to leave room for tick
     labels, titles, legends and colour bars, so nothing is cut off at the canvas edge at any size.
     """
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=figsize, subplot_kw=subplot_kw or None, layout="constrained")
+    fig, ax = plt.subplots(figsize=figsize or default_figsize(), subplot_kw=subplot_kw or None,
+                           layout="constrained")
     ax.grid(True, alpha=0.3)
     return ax
 
@@ -77,10 +342,10 @@ def plot_brevity_penalty(marks=None, *, max_ratio: float = 2.0, ax=None, figsize
     """
     from .bleu import brevity_penalty
 
-    ax = ax if ax is not None else new_axes(figsize=figsize or FIGSIZE)
+    ax = ax if ax is not None else new_axes(figsize=figsize)
     ratios, bps = bleu_bp_curve(max_ratio)
     ax.plot(ratios, bps, color="C0", label="BP")
-    ax.axvline(1.0, color="grey", linestyle=":", linewidth=1)
+    ax.axvline(1.0, color="grey", linestyle=":", linewidth=_scaled(1))
     for i, (label, (c, r)) in enumerate((marks or {}).items()):
         if r <= 0:
             raise ValueError(f"mark {label!r}: the reference length must be positive, got {r!r}")
@@ -91,6 +356,7 @@ def plot_brevity_penalty(marks=None, *, max_ratio: float = 2.0, ax=None, figsize
     ax.set_ylabel("brevity penalty")
     ax.set_title("BP = exp(1 - r/c) when c ≤ r, else 1")
     ax.legend(loc="lower right")
+    _fit_axes(ax)
     return ax
 
 
@@ -114,22 +380,43 @@ def plot_precisions(results, *, ax=None, figsize=None):
     (one bar container per label, in order).  Each bar is annotated with its fraction.
     """
     results = _as_labelled_results(results)
-    ax = ax if ax is not None else new_axes(figsize=figsize or FIGSIZE)
+    ax = ax if ax is not None else new_axes(figsize=figsize)
     width = 0.8 / len(results)
     orders = max(len(r.precisions) for r in results.values())
+    labelled = []
     for k, (label, result) in enumerate(results.items()):
         xs = [p.n + (k - (len(results) - 1) / 2) * width for p in result.precisions]
         heights = [p.matches / p.total if p.total else 0.0 for p in result.precisions]
         bars = ax.bar(xs, heights, width=width * 0.95, label=label or None, color=f"C{k}")
-        ax.bar_label(bars, labels=[f"{p.matches}/{p.total}" for p in result.precisions], fontsize=7)
+        texts = ax.bar_label(bars, labels=[f"{p.matches}/{p.total}" for p in result.precisions], fontsize="x-small")
+        labelled += zip(heights, texts)
     ax.set_xticks(range(1, orders + 1))
     ax.set_xlabel("n-gram order n")
     ax.set_ylabel("clipped precision p_n")
     ax.set_ylim(0, 1.3)  # room for the fraction labels and the legend above the bars
     ax.set_title("Clipped n-gram precision per order")
-    if len(results) > 1:
-        ax.legend(loc="upper right", fontsize=8)
+    legend = ax.legend(loc="upper right", fontsize="small") if len(results) > 1 else None
+    _fit_axes(ax)
+    ax.figure.draw_without_rendering()
+    if labelled and max(text.get_window_extent().width for _, text in labelled) > 1.02 * _bar_pixels(ax, width):
+        for _, text in labelled:  # the fractions are wider than the bars (a larger style): stand them up
+            text.set_rotation(90)
+    _room_above(ax, labelled, legend)
+    _ticks_up_to_one(ax)
     return ax
+
+
+def _ticks_up_to_one(ax) -> None:
+    """A score between 0 and 1 drawn with room above it: no tick beyond 1."""
+    if ax.get_ylim()[1] > 1.0:
+        from matplotlib.ticker import MaxNLocator
+
+        ax.set_yticks([t for t in MaxNLocator(nbins=5).tick_values(0.0, 1.0) if 0.0 <= t <= 1.0])
+
+
+def _bar_pixels(ax, width: float) -> float:
+    """The width in pixels of ``width`` x units."""
+    return abs(ax.transData.transform((width, 0.0))[0] - ax.transData.transform((0.0, 0.0))[0])
 
 
 def plot_smoothing(stats, *, methods=None, weights=(0.25, 0.25, 0.25, 0.25), effective_order=False, ax=None,
@@ -145,7 +432,7 @@ def plot_smoothing(stats, *, methods=None, weights=(0.25, 0.25, 0.25, 0.25), eff
 
     weights = check_weights(weights)  # read once (a generator works), bad weights refused before the loop
     methods = list(SMOOTHING if methods is None else methods)
-    ax = ax if ax is not None else new_axes(figsize=figsize or FIGSIZE)
+    ax = ax if ax is not None else new_axes(figsize=figsize)
     heights, labels = [], []
     for m in methods:
         try:
@@ -160,15 +447,21 @@ def plot_smoothing(stats, *, methods=None, weights=(0.25, 0.25, 0.25, 0.25), eff
             labels.append("refused")
     colors = ["C1" if m in NLTK_SMOOTHING else "C0" for m in methods]
     bars = ax.bar(range(len(methods)), heights, color=colors)
-    ax.bar_label(bars, labels=labels, fontsize=8, rotation=90, padding=2)
+    texts = ax.bar_label(bars, labels=labels, fontsize="small", rotation=90, padding=2)
     ax.set_xticks(range(len(methods)), methods, rotation=45, ha="right")
     ax.set_ylabel("BLEU")
     ax.set_ylim(0, max([*heights, 0.01]) * 1.55)  # room for the rotated labels and the legend
     ax.set_title("The same statistics under each smoothing method")
     from matplotlib.patches import Patch
 
-    ax.legend(handles=[Patch(color="C0", label="sacreBLEU's"), Patch(color="C1", label="NLTK's (Chen & Cherry 2014)")],
-              loc="upper center", ncol=2, fontsize=8)
+    handles = [Patch(color="C0", label="sacreBLEU's"), Patch(color="C1", label="NLTK's (Chen & Cherry 2014)")]
+    legend = ax.legend(handles=handles, loc="upper center", ncol=2, fontsize="small")
+    _fit_axes(ax)
+    ax.figure.draw_without_rendering()
+    if legend.get_window_extent().width > ax.get_window_extent().width:  # a larger style: one entry a row
+        legend = ax.legend(handles=handles, loc="upper center", ncol=1, fontsize="small")
+    _room_above(ax, list(zip(heights, texts)), legend)
+    _ticks_up_to_one(ax)
     return ax
 
 
@@ -191,13 +484,14 @@ def plot_rank_changes(scores, *, ax=None, figsize=None):
         style = "o-" if k < 10 else "s--"  # 16 systems, 10 colours: the second ten are dashed squares
         ax.plot(range(len(settings)), ys, style, label=name, color=f"C{k % 10}")
         ax.annotate(name, (len(settings) - 1, ys[-1]), xytext=(6, 0), textcoords="offset points",
-                    va="center", fontsize=8)
+                    va="center", fontsize="small")
     ax.set_xticks(range(len(settings)), settings)
     ax.set_xlim(-0.3, len(settings) - 1 + 1.2)
     ax.set_yticks(range(1, len(systems) + 1))
     ax.invert_yaxis()
     ax.set_ylabel("rank (1 = highest BLEU)")
     ax.set_title("Ranking of the systems under each setting")
+    _fit_axes(ax)
     return ax
 
 
@@ -220,6 +514,7 @@ def plot_system_scores(scores, *, ax=None, figsize=None):
     ax.set_xlabel("score")
     ax.set_title("Scores of the systems under each setting")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))  # outside the axes: it hides no point
+    _fit_axes(ax)
     return ax
 
 
@@ -227,23 +522,33 @@ def plot_system_scores(scores, *, ax=None, figsize=None):
 
 
 # ======================================== GLEU ========================================
-def gleu_iterations_plot(result, ax=None, *, bins: int = 30, published: float | None = None, figsize=None):
+def gleu_iterations_plot(result, ax=None, *, bins: int = 30, published: float | None = None, title: str = "",
+                         figsize=None):
     """Histogram of the corpus GLEU of each sampling iteration (x 100), with the mean and the script's
-    95% interval (mean +- 1.96 std) as vertical lines; ``published`` adds a dotted line at that value."""
+    95% interval (mean +- 1.96 std) as vertical lines; ``published`` adds a dotted line at that value.
+    The y range leaves the legend room above the bars (pass ``title`` here rather than setting it after:
+    a title changes that room)."""
     if len(result.scores) < 2:
         raise ValueError("this result has a single iteration: there is no distribution to plot")
-    ax = ax if ax is not None else new_axes(figsize=figsize or FIGSIZE)
+    ax = ax if ax is not None else new_axes(figsize=figsize)
     values = [100 * s for s in result.scores]
-    ax.hist(values, bins=bins, color="tab:blue", alpha=0.7, label=f"{len(values)} iterations")
-    ax.axvline(100 * result.score, color="black", linewidth=2, label=f"mean {100 * result.score:.2f}")
+    ax.hist(values, bins=bins, color="C0", alpha=0.7, label=f"{len(values)} iterations")
+    ax.axvline(100 * result.score, color="black", linewidth=_scaled(2), label=f"mean {100 * result.score:.2f}")
     lo, hi = result.ci
-    ax.axvline(100 * lo, color="tab:red", linestyle="--", label=f"95% interval {100 * lo:.2f} to {100 * hi:.2f}")
-    ax.axvline(100 * hi, color="tab:red", linestyle="--")
+    ax.axvline(100 * lo, color="C3", linestyle="--", label=f"95% interval {100 * lo:.2f} to {100 * hi:.2f}")
+    ax.axvline(100 * hi, color="C3", linestyle="--")
     if published is not None:
-        ax.axvline(published, color="tab:green", linestyle=":", linewidth=2, label=f"published {published:.2f}")
+        ax.axvline(published, color="C2", linestyle=":", linewidth=_scaled(2), label=f"published {published:.2f}")
     ax.set_xlabel("corpus GLEU x 100 (one reference sampled per sentence)")
     ax.set_ylabel("iterations")
-    ax.legend(loc="upper left", fontsize="small")
+    ax.set_title(title)
+    legend = ax.legend(loc="upper left", fontsize="small")
+    _fit_axes(ax)
+    # the bars under the legend stay below it
+    ax.figure.draw_without_rendering()
+    left, right = sorted(ax.transData.inverted().transform(legend.get_window_extent().get_points())[:, 0])
+    _room_above(ax, [(bar.get_height(), None) for bar in ax.patches
+                     if bar.get_x() < right and bar.get_x() + bar.get_width() > left], legend)
     return ax
 
 
@@ -262,25 +567,24 @@ def plot_lcs_table(hypothesis: str, reference: str, *, stemmer: bool = False, to
     df = rouge_lcs_table(hypothesis, reference, stemmer=stemmer, tokenize=tokenize)
     rows, cols = df.shape
     if ax is None:
-        ax = new_axes(figsize=figsize or (max(4.0, 0.6 * cols + 2), max(3.0, 0.5 * rows + 1.5)))
+        scale = _font_scale()  # larger text needs wider margins for the words
+        ax = new_axes(figsize=figsize or (max(4.0, 0.6 * cols + 2 * scale), max(3.0, 0.5 * rows + 1.5 * scale)))
     ax.grid(False)
     ax.imshow(df.to_numpy(), cmap="Blues", aspect="auto", vmin=0, vmax=max(1, df.attrs["length"]) * 1.6)
     for i in range(rows):
         for j in range(cols):
-            ax.text(j, i, str(df.iat[i, j]), ha="center", va="center", fontsize=9)
+            ax.text(j, i, str(df.iat[i, j]), ha="center", va="center", fontsize="medium")
     cells = _lcs_walk(df)
-    ax.plot([j for _, j in cells], [i for i, _ in cells], color="tab:red", linewidth=2, alpha=0.8)
+    ax.plot([j for _, j in cells], [i for i, _ in cells], color="C3", linewidth=_scaled(2), alpha=0.8)
     matched = df.attrs["path"]
-    ax.scatter([j for _, j in matched], [i for i, _ in matched], s=260, facecolors="none",
-               edgecolors="tab:red", linewidths=2)
+    ax.scatter([j for _, j in matched], [i for i, _ in matched], s=260 * _font_scale() ** 2, facecolors="none",
+               edgecolors="C3", linewidths=_scaled(2))
     ax.set_xticks(range(cols), list(df.columns), rotation=45, ha="right")
     ax.set_yticks(range(rows), list(df.index))
     ax.set_xlabel("hypothesis")
     ax.set_ylabel("reference")
-    import textwrap
-
-    title = f"LCS table: length {df.attrs['length']} ({' '.join(df.attrs['lcs'])})"
-    ax.set_title("\n".join(textwrap.wrap(title, width=int(8 * ax.figure.get_figwidth()))))  # ~8 characters an inch
+    ax.set_title(f"LCS table: length {df.attrs['length']} ({' '.join(df.attrs['lcs'])})")
+    _fit_axes(ax)  # a long common subsequence wraps onto more lines
     return ax
 
 
@@ -309,12 +613,13 @@ def plot_rouge_variants(results, ax=None, *, figsize=None):
     lower = [results[k].score.fmeasure - results[k].low.fmeasure for k in labels]
     upper = [results[k].high.fmeasure - results[k].score.fmeasure for k in labels]
     if ax is None:
-        ax = new_axes(figsize=figsize or FIGSIZE)
-    ax.bar(labels, values, yerr=[lower, upper], capsize=4, color="tab:blue", alpha=0.8)
+        ax = new_axes(figsize=figsize)
+    ax.bar(labels, values, yerr=[lower, upper], capsize=_scaled(4), color="C0", alpha=0.8)
     ax.set_ylim(0, 1)
     ax.set_ylabel("F (mean over segments)")
     ax.set_title("ROUGE variants on the same text, with bootstrap intervals")
     ax.tick_params(axis="x", labelrotation=30)
+    _fit_axes(ax)
     return ax
 
 
@@ -372,29 +677,31 @@ def weighted_log_bars(view, ax=None, *, figsize=None):
     import math
 
     items = _log_bar_items(view)
-    ax = ax or new_axes(figsize=figsize or FIGSIZE)
+    ax = ax or new_axes(figsize=figsize)
     finite = [v for _, v in items if v is not None and math.isfinite(v)]
     floor = 1.15 * min(finite + [-1.0])
     labels = [label for label, _ in items]
     for i, (label, v) in enumerate(items):
         color = "C0" if i < len(view.bars) else ("C1" if label == "log BP" else "C2")
         if v is None:
-            ax.text(0, i, "  weight 0", va="center", ha="left", fontsize=9)
+            ax.text(0, i, "  weight 0", va="center", ha="left", fontsize="small")
             continue
         if math.isinf(v):
             ax.barh(i, floor, color=color, hatch="//", alpha=0.5)
-            ax.text(floor, i, "−∞ ", va="center", ha="right", fontsize=9)
+            ax.text(floor, i, "−∞ ", va="center", ha="right", fontsize="small")
         else:
             ax.barh(i, v, color=color)
             # the value just outside the bar's end (left of a negative bar, right of a zero one)
             ax.text(v, i, f"{v:.3f} " if v < 0 else f" {v:.3f}", va="center", ha="right" if v < 0 else "left",
-                    fontsize=9)
+                    fontsize="small")
     ax.set_yticks(range(len(labels)), labels)
     ax.invert_yaxis()
-    ax.axvline(0, color="black", linewidth=0.8)
+    ax.axvline(0, color="black", linewidth=_scaled(0.8))
     ax.set_xlim(floor * 1.25, 0.3 * abs(floor))  # room for the labels at both ends
     ax.set_xlabel("contribution to log BLEU")
     ax.set_title(view.score_text)
+    _fit_axes(ax)
+    _room_sideways(ax, ax.texts)  # larger text needs more room at the ends
     return ax
 
 
@@ -432,7 +739,7 @@ def simplex_heatmap(points, ax=None, *, title: str = "", cmap: str = "viridis", 
         norm = mcolors.TwoSlopeNorm(vcenter=center, vmin=low, vmax=high)
         mesh = ax.tripcolor(tri, values, shading="gouraud", cmap=cmap, norm=norm)
         if min(values) < center < max(values):
-            ax.tricontour(tri, values, levels=[center], colors="black", linewidths=1.2)
+            ax.tricontour(tri, values, levels=[center], colors="black", linewidths=_scaled(1.2))
     bar = ax.figure.colorbar(mesh, ax=ax, shrink=0.8, pad=0.08)
     bar.set_label(label)
     if center is not None:  # ticks on both sides, each side's extreme labelled
@@ -440,18 +747,19 @@ def simplex_heatmap(points, ax=None, *, title: str = "", cmap: str = "viridis", 
         above = [center + (high - center) * k / 2 for k in range(1, 3)]
         bar.set_ticks([*below, center, *above], labels=[f"{t:+.3f}" if t != center else f"{center:g}"
                                                         for t in [*below, center, *above]])
-    ax.plot([0, 1, 0.5, 0], [0, 0, math.sqrt(3) / 2, 0], color="black", linewidth=0.8)
+    ax.plot([0, 1, 0.5, 0], [0, 0, math.sqrt(3) / 2, 0], color="black", linewidth=_scaled(0.8))
     ax.text(0.0, -0.04, "w1 = 1", ha="center", va="top")
     ax.text(1.0, -0.04, "w2 = 1", ha="center", va="top")
     ax.text(0.5, math.sqrt(3) / 2 + 0.03, "w3 = 1", ha="center", va="bottom")
-    ax.plot([1 / 2], [math.sqrt(3) / 6], marker="o", color="black", markersize=4)
+    ax.plot([1 / 2], [math.sqrt(3) / 6], marker="o", color="black", markersize=_marker(4))
     ax.annotate("uniform BLEU-3", (1 / 2, math.sqrt(3) / 6), xytext=(6, 4), textcoords="offset points",
-                fontsize=8, color="black")
+                fontsize="small", color="black")
     ax.set_xlim(-0.12, 1.12)
     ax.set_ylim(-0.12, math.sqrt(3) / 2 + 0.1)
     ax.set_aspect("equal")
     ax.set_axis_off()
     ax.set_title(title)
+    _fit_axes(ax)
     return ax
 
 
@@ -469,8 +777,8 @@ def rank_paths(ranks, n_points: int | None = None, ax=None, *, tick_positions=()
     steps = n_points or len(next(iter(ranks.values())))
     colors = {}
     for i, (name, rs) in enumerate(sorted(ranks.items(), key=lambda kv: kv[1][-1])):
-        line = ax.plot(range(steps), rs[:steps], marker="o", markersize=3, linewidth=1.5, color=f"C{i % 10}",
-                       linestyle="-" if i < 10 else "--")[0]
+        line = ax.plot(range(steps), rs[:steps], marker="o", markersize=_marker(3), linewidth=_scaled(1.5),
+                       color=f"C{i % 10}", linestyle="-" if i < 10 else "--")[0]
         colors[name] = line.get_color()
     right = ax.twinx()
 
@@ -480,7 +788,7 @@ def rank_paths(ranks, n_points: int | None = None, ax=None, *, tick_positions=()
         for name, rs in ranks.items():
             by_rank.setdefault(rs[step], []).append(name)
         positions = sorted(by_rank)
-        axis.set_yticks(positions, [fmt(r, ", ".join(sorted(by_rank[r]))) for r in positions], fontsize=8)
+        axis.set_yticks(positions, [fmt(r, ", ".join(sorted(by_rank[r]))) for r in positions], fontsize="small")
         for tick, r in zip(axis.get_yticklabels(), positions):
             tick.set_color(colors[sorted(by_rank[r])[0]])
 
@@ -492,6 +800,7 @@ def rank_paths(ranks, n_points: int | None = None, ax=None, *, tick_positions=()
     ax.set_xticks(list(tick_positions), list(tick_labels))
     ax.set_xlim(-0.5, steps - 0.5)
     ax.set_title(title)
+    _fit_axes(ax)
     return ax
 
 

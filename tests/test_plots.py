@@ -155,3 +155,111 @@ def test_save_rejects_bad_input(tmp_path):
     with pytest.raises(ValueError, match="dpi"):
         plots.save(ax, tmp_path / "x.png", dpi=0)
     plt.close("all")
+
+
+# ---------------------------------------- styles ----------------------------------------
+def drawn_texts(fig):
+    """(text with line breaks as spaces, font size in points, is a tick label) of every drawn, non-empty text."""
+    fig.canvas.draw()
+    ticks = {id(label) for ax in fig.axes for axis in (ax.xaxis, ax.yaxis)
+             for tick in axis.get_major_ticks() + axis.get_minor_ticks() for label in (tick.label1, tick.label2)}
+    return [(" ".join(t.get_text().split()), t.get_fontsize(), id(t) in ticks) for t in fig.findobj(Text)
+            if t.get_visible() and t.get_text().strip()]
+
+
+def draw(inputs, name, **extra):
+    fn, args, kwargs = inputs[name]
+    ax = fn(*args, **kwargs, **extra)
+    try:
+        return drawn_texts(ax.figure), tuple(ax.figure.get_size_inches())
+    finally:
+        plt.close(ax.figure)
+
+
+@pytest.mark.parametrize("name", plotting_functions())
+def test_every_text_is_larger_under_the_projector_style(inputs, name):
+    """Each text is 16/10 times its default size (every size follows font.size); a tick label that exists
+    in one style only (fewer ticks fit) is still a scaled default size."""
+    default, default_size = draw(inputs, name)
+    with plots.projector():
+        projector, projector_size = draw(inputs, name)
+    assert plots.current_style() == "default"
+    scale = 16.0 / 10.0
+    sizes = {}
+    for text, size, _ in default:
+        sizes.setdefault(text, set()).add(round(size, 3))
+    matched = 0
+    for text, size, is_tick in projector:
+        if text in sizes:
+            assert {round(size / scale, 3)} <= sizes[text], (name, text, size, sizes[text])
+            matched += 1
+        else:
+            assert is_tick, (name, text)  # only tick labels may differ between the styles
+            assert round(size / scale, 3) in {round(s, 3) for _, s, _ in default}, (name, text, size)
+    assert matched and {t for t, _, tick in default if not tick} == {t for t, _, tick in projector if not tick}, name
+    assert min(s for _, s, _ in projector) > min(s for _, s, _ in default)
+    # the plotting functions' usual size becomes plots.SLIDES; the taller ones keep theirs
+    if default_size == pytest.approx(plots.FIGSIZE):
+        assert projector_size == pytest.approx(plots.SLIDES)
+
+
+@pytest.mark.parametrize("size", [None, plots.SLIDES], ids=["default size", "slides 6x3.5"])
+@pytest.mark.parametrize("name", plotting_functions())
+def test_no_text_is_cut_off_under_the_projector_style(inputs, name, size):
+    with plots.projector():
+        fn, args, kwargs = inputs[name]
+        ax = fn(*args, **kwargs, **({"figsize": size} if size else {}))
+        fig = ax.figure
+        try:
+            fig.canvas.draw()
+            assert text_outside_canvas(fig) == [], name
+        finally:
+            plt.close(fig)
+
+
+def test_use_style_switches_and_restores_the_settings():
+    before = {k: matplotlib.rcParams[k] for k in ("font.size", "lines.linewidth", "figure.figsize")}
+    try:
+        plots.use_style("projector")
+        assert plots.current_style() == "projector" and matplotlib.rcParams["font.size"] == 16.0
+        assert matplotlib.rcParams["lines.linewidth"] > before["lines.linewidth"]
+        assert tuple(matplotlib.rcParams["figure.figsize"]) == plots.SLIDES
+        assert plots.default_figsize() == plots.SLIDES
+        assert [c["color"] for c in matplotlib.rcParams["axes.prop_cycle"]] == list(plots.PROJECTOR_COLORS)
+    finally:
+        plots.use_style("default")
+    assert plots.current_style() == "default" and plots.default_figsize() == plots.FIGSIZE
+    assert {k: matplotlib.rcParams[k] for k in before} == before
+    with plots.style("projector"):
+        assert matplotlib.rcParams["font.size"] == 16.0
+        ax = plots.plot_brevity_penalty()
+        assert ax.get_lines()[0].get_linewidth() == 2.5
+        plt.close(ax.figure)
+    assert plots.current_style() == "default" and matplotlib.rcParams["font.size"] == before["font.size"]
+    with pytest.raises(ValueError, match="unknown style"):
+        plots.use_style("dark")
+
+
+def test_a_larger_font_size_alone_scales_every_text(inputs):
+    """No size is fixed in points: doubling font.size (any style, not only ours) doubles every text."""
+    fn, args, kwargs = inputs["weighted_log_bars"]
+    sizes = []
+    for base in (10.0, 20.0):
+        with matplotlib.rc_context({"font.size": base}):
+            ax = fn(*args, **kwargs)
+            sizes.append(sorted(s for _, s, tick in drawn_texts(ax.figure) if not tick))
+            plt.close(ax.figure)
+    assert sizes[0] and [2 * s for s in sizes[0]] == pytest.approx(sizes[1])
+
+
+def test_fit_text_wraps_only_what_does_not_fit():
+    fig, ax = plt.subplots(figsize=plots.SLIDES, layout="constrained")
+    long_title = "a title far too long to fit on one line of a figure six inches wide at this size"
+    ax.set_title(long_title, fontsize=20)
+    ax.set_xlabel("short")
+    plots.fit_text(fig)
+    assert "\n" in ax.get_title() and " ".join(ax.get_title().split()) == long_title
+    assert ax.get_xlabel() == "short"
+    fig.canvas.draw()
+    assert text_outside_canvas(fig) == []
+    plt.close(fig)
