@@ -256,10 +256,12 @@ def test_student_edition_has_no_answers_and_keeps_everything_else(lesson):
         if exercises.SOLUTION_TAG in cell.metadata.get("tags", []):
             pytest.fail(f"{path.name}: a solution cell is still tagged in the student edition")
     originals = {c.id: c for c in nb.cells}
+    positions = {c.id: i for i, c in enumerate(nb.cells)}
     for cell in student.cells:
         original = originals[cell.id]
         if exercises.is_solution(original):
-            assert cell.source == exercises.student_cell_source(original.source) and cell.outputs == []
+            also = exercises.read_later(nb, positions[cell.id])
+            assert cell.source == exercises.student_cell_source(original.source, also=also) and cell.outputs == []
         elif exercises.has_answer(original):
             assert cell.source == exercises.remove_answers(original.source)
         elif original.cell_type == "code" and "check_answer(" in original.source:
@@ -408,3 +410,15 @@ def test_make_exercises_on_the_real_lessons(tmp_path):
         assert "<details" not in text.lower()
     answered = [p for p in LESSONS if any(exercises.has_answer(c) for c in lessons.read_notebook(p).cells)]
     assert sorted(p.name for p in written if p.suffix == ".html") == sorted(p.stem + ".html" for p in answered)
+
+
+def test_an_answer_a_later_cell_reads_gets_its_own_blank():
+    nb = new_notebook(cells=[
+        new_markdown_cell("**1.** Give two pairs.\n\n<details><summary>Answer</summary>\n\nAny.\n\n</details>"),
+        new_code_cell("helper = 3\nmine = [(1, 2)]\ne1 = 5\ncheck_answer(e1, 'sha256:00')", metadata={"tags": ["solution"]}),
+        new_code_cell("ok = len(mine) == 1\ncheck_answer(ok, 'sha256:11')"),
+    ])
+    assert exercises.read_later(nb, 1) == ("mine",)  # helper is read by no later cell, e1 has its own check
+    student = exercises.student_edition(nb)
+    assert student.cells[1].source == "e1 = ...  # your answer here\nmine = ...  # your answer here\n\ncheck_answer(e1, 'sha256:00')"
+    assert student.cells[2].outputs == [] and student.cells[2].source == nb.cells[2].source

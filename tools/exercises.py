@@ -88,14 +88,36 @@ def self_checks(source: str, where: str = "a solution cell") -> list[tuple[str, 
     return checks
 
 
-def student_cell_source(source: str, where: str = "a solution cell") -> str:
-    """What a solution cell becomes in the student edition: an empty answer per self-check, then the checks."""
+def assigned_names(source: str) -> list[str]:
+    """The names a cell assigns at its top level (``x = ...``, ``a, b = ...``), in order."""
+    names = []
+    for node in ast.parse(source).body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        for target in targets:
+            for leaf in ast.walk(target):
+                if isinstance(leaf, ast.Name):
+                    names.append(leaf.id)
+    return list(dict.fromkeys(names))
+
+
+def student_cell_source(source: str, where: str = "a solution cell", also: tuple[str, ...] = ()) -> str:
+    """What a solution cell becomes in the student edition: an empty answer per self-check (and per name in
+    ``also``, answers a later cell reads), then the checks."""
     checks = self_checks(source, where)
-    if not checks:
+    if not checks and not also:
         return PLACEHOLDER
-    names = list(dict.fromkeys(name for name, _ in checks))
+    names = list(dict.fromkeys([name for name, _ in checks] + list(also)))
     blanks = [f"{name} = ...  # your answer here" for name in names]
     return "\n".join(blanks + [""] + [call for _, call in checks])
+
+
+def read_later(nb, index: int) -> tuple[str, ...]:
+    """The names solution cell ``index`` assigns that a later cell outside the solutions reads (an answer that
+    another cell checks, such as a student's own examples): the student edition leaves a blank for each."""
+    later = "\n".join(c.source for c in nb.cells[index + 1:] if c.cell_type == "code" and not is_solution(c))
+    checked = {name for name, _ in self_checks(nb.cells[index].source)}
+    return tuple(n for n in assigned_names(nb.cells[index].source)
+                 if n not in checked and re.search(rf"(?<![\w.]){re.escape(n)}\b", later))
 
 
 def student_edition(nb, name: str = "notebook"):
@@ -108,7 +130,7 @@ def student_edition(nb, name: str = "notebook"):
             if not cell.source.strip():
                 continue  # the cell held only the answer
         elif is_solution(cell):
-            cell.source = student_cell_source(cell.source, f"{name}, cell {index}")
+            cell.source = student_cell_source(cell.source, f"{name}, cell {index}", read_later(nb, index))
             cell.outputs = []
             cell.execution_count = None
             tags = [t for t in cell.metadata.get("tags", []) if t != SOLUTION_TAG]
