@@ -6,12 +6,24 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import nbformat
 import pytest
 from PIL import Image
 
 from tools import figures
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def make_figures(*args: str) -> subprocess.CompletedProcess:
+    """``python -m tools.figures ARGS`` in its own process, as ``make figures`` runs it (a kernel client in
+    pytest's own process shares its state with every test before it)."""
+    return subprocess.run([sys.executable, "-m", "tools.figures", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
 
 CELLS = [
     "import matplotlib.pyplot as plt\nfrom evalkit import plots",
@@ -43,14 +55,10 @@ def exported(lesson, tmp_path_factory):
     for style in ("projector", "default"):
         before = (hashlib.sha256(lesson.read_bytes()).hexdigest(), lesson.stat().st_mtime_ns)
         out = tmp_path_factory.mktemp(style)
-        import contextlib
-        import io
-
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
-            assert figures.main(["--out", str(out), "--style", style, str(lesson)]) == 0
+        done = make_figures("--out", str(out), "--style", style, str(lesson))
+        assert done.returncode == 0, done.stdout + done.stderr
         after = (hashlib.sha256(lesson.read_bytes()).hexdigest(), lesson.stat().st_mtime_ns)
-        runs[style] = (out / lesson.stem, printed.getvalue(), before, after)
+        runs[style] = (out / lesson.stem, done.stdout, before, after)
     return runs
 
 
@@ -101,8 +109,13 @@ def test_the_notebook_on_disk_is_unchanged(exported, lesson):
     assert "outputs" not in nbformat.read(lesson, 4).cells[2] or not nbformat.read(lesson, 4).cells[2].outputs
 
 
-def test_the_setup_cell_shows_nothing_and_the_figures_follow_the_lesson(lesson):
-    run = figures.execute(lesson, "default")
+def test_the_setup_cell_shows_nothing_and_the_figures_follow_the_lesson(lesson, tmp_path):
+    script = ("import sys, nbformat\nfrom pathlib import Path\nfrom tools import figures\n"
+              "nbformat.write(figures.execute(Path(sys.argv[1]), 'default'), sys.argv[2])\n")
+    done = subprocess.run([sys.executable, "-c", script, str(lesson), str(tmp_path / "run.ipynb")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    run = nbformat.read(tmp_path / "run.ipynb", 4)
     assert run.cells[0].outputs == []  # the injected cell
     assert [c.source for c in run.cells[1:]] == [c.source for c in nbformat.read(lesson, 4).cells]
     records = figures.figure_outputs(run)
@@ -146,14 +159,14 @@ def test_slug_and_lesson_names():
         figures.setup_cell_source("dark")
 
 
-def test_a_failing_lesson_is_reported_and_the_others_still_run(tmp_path, lesson, capsys):
+def test_a_failing_lesson_is_reported_and_the_others_still_run(tmp_path, lesson):
     broken = tmp_path / "98-broken.ipynb"
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("raise ValueError('this lesson is broken')")]
     nbformat.write(nb, broken)
-    assert figures.main(["--out", str(tmp_path / "out"), "--style", "default", str(broken), str(lesson)]) == 1
-    printed = capsys.readouterr()
-    assert re.search(r"^98-broken: FAILED after \d+\.\d s: .*this lesson is broken", printed.out, re.M), printed.out
-    assert re.search(r"^99-tiny-lesson: 2 figures", printed.out, re.M)
-    assert "failed: 98-broken" in printed.err
+    printed = make_figures("--out", str(tmp_path / "out"), "--style", "default", str(broken), str(lesson))
+    assert printed.returncode == 1, printed.stdout + printed.stderr
+    assert re.search(r"^98-broken: FAILED after \d+\.\d s: .*this lesson is broken", printed.stdout, re.M), printed.stdout
+    assert re.search(r"^99-tiny-lesson: 2 figures", printed.stdout, re.M)
+    assert "failed: 98-broken" in printed.stderr
     assert len(list((tmp_path / "out" / "99-tiny-lesson").glob("fig-*"))) == 4
