@@ -31,22 +31,14 @@ from pathlib import Path
 
 import pytest
 
+from tools.exercises import CHROMIUM_ARGS  # the headless, offline flags every Chromium here starts with
+
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "08-exploring-weights.ipynb"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHROMIUM = os.environ.get("EVALKIT_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 HOW_TO_ENABLE = (
     "install Chromium with `apt-get install chromium` (Debian/Ubuntu, as root) or point EVALKIT_CHROMIUM "
     "at a Chromium binary"

@@ -14,16 +14,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from test_browser import free_port
 
 from tools import lab
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

@@ -444,12 +444,12 @@ def raw_formulas(page: str) -> list[str]:
 
 # ------------------------------------------------------------------------------------------------ PDFs
 
-CHROMIUM_PRINT_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
-    # offline: nothing fetched in the background (as tests/test_browser.py's CHROMIUM_ARGS)
-    "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync",
+# headless and offline: nothing fetched in the background (the browser tests launch Chromium with these too)
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
+CHROMIUM_PRINT_ARGS = CHROMIUM_ARGS + ["--no-pdf-header-footer"]
 
 
 def find_chromium() -> str | None:
