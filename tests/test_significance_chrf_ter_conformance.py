@@ -1,14 +1,15 @@
-"""chrF, chrF++ and TER in evalkit.significance equal sacreBLEU 2.6.0's PairedTest, run here at test time.
+"""chrF, chrF++ and TER in evalkit.significance equal sacreBLEU 2.6.0's PairedTest (recorded in
+tests/peers/chrf_ter_paired.json by peers.chrf_ter_paired; make conformance runs sacreBLEU again).
 
 chrF and chrF++: the 16 WMT17 en-de systems, LIUM-NMT as the baseline, 1,000 bootstrap samples and 1,000
 approximate-randomization trials with a 100-sample interval (fewer than sacreBLEU's default 10,000 trials to
 keep the tests quick; evalkit is asked for the same numbers, so the draws are the same).  TER: sacreBLEU's
 TER takes about 7 s per system, so the baseline and online-B.  About 85 s in all, most of it sacreBLEU
-counting n-grams and edits (about 1 s a system for chrF).
+counting n-grams and edits (about 1 s a system for chrF): that is why they are recorded.
 
 sacreBLEU's metrics are given their references up front (its reference cache, ``references=None`` in
 PairedTest) and remember each system's statistics between the bootstrap and the randomization run
-(:class:`_Remember`): the tests themselves are sacreBLEU's, unchanged.
+(``Remember`` in peers.chrf_ter_paired): the tests themselves are sacreBLEU's, unchanged.
 
 sacreBLEU keeps chrF and TER resamples in float32 to the end (means, intervals, p-values); with
 ``sacrebleu_float32=True`` evalkit does the same and agrees to 1e-9 (in fact exactly).  evalkit's default
@@ -19,12 +20,8 @@ interval is the same bootstrap).
 
 from __future__ import annotations
 
-import os
-
+import peers
 import pytest
-from sacrebleu.metrics.chrf import CHRF
-from sacrebleu.metrics.ter import TER
-from sacrebleu.significance import PairedTest
 
 from evalkit.chrf import corpus_chrf
 from evalkit.significance import paired_approximate_randomization, paired_bootstrap
@@ -33,28 +30,11 @@ from evalkit.ter import corpus_ter
 BASELINE = "LIUM-NMT"
 TER_SYSTEMS = (BASELINE, "online-B")
 BS_SAMPLES, AR_TRIALS, AR_CONFIDENCE = 1000, 1000, 100
-VARIANTS = {  # name: (evalkit metric, evalkit options, sacreBLEU metric class, its keywords)
-    "chrF": ("chrf", {}, CHRF, {}),
-    "chrF++": ("chrf", {"word_order": 2}, CHRF, {"word_order": 2}),
-    "TER": ("ter", {}, TER, {}),
+VARIANTS = {  # name: (evalkit metric, evalkit options); sacreBLEU's CHRF(), CHRF(word_order=2) and TER()
+    "chrF": ("chrf", {}),
+    "chrF++": ("chrf", {"word_order": 2}),
+    "TER": ("ter", {}),
 }
-
-
-def _remember(metric_class):
-    class _Remember(metric_class):
-        """sacreBLEU's metric, remembering the statistics of each system it has seen (by identity)."""
-
-        def __init__(self, **kwargs):
-            super().__init__(**kwargs)
-            self._seen = {}
-
-        def _extract_corpus_statistics(self, hypotheses, references):
-            key = id(hypotheses)
-            if key not in self._seen:
-                self._seen[key] = (hypotheses, super()._extract_corpus_statistics(hypotheses, references))
-            return self._seen[key][1]
-
-    return _Remember
 
 
 def _systems(variant, systems):
@@ -63,24 +43,15 @@ def _systems(variant, systems):
 
 
 @pytest.fixture(scope="session")
-def sacrebleu_chrf_ter(wmt17):
-    """{variant: {"bs" | "ar": {name: sacreBLEU Result}}}, SACREBLEU_SEED at its default 12345."""
-    reference, systems = wmt17
-    saved = os.environ.pop("SACREBLEU_SEED", None)
-    out = {}
-    try:
-        for variant, (_, _, metric_class, kwargs) in VARIANTS.items():
-            metric = _remember(metric_class)(references=[reference], **kwargs)
-            named = list(_systems(variant, systems).items())
-            out[variant] = {}
-            for kind, extra in (("bs", dict(n_samples=BS_SAMPLES)),
-                                ("ar", dict(n_samples=AR_TRIALS, n_ar_confidence=AR_CONFIDENCE))):
-                _, scores = PairedTest(named, {variant: metric}, None, test_type=kind, **extra)()
-                out[variant][kind] = dict(zip(scores["System"], next(v for k, v in scores.items() if k != "System")))
-    finally:
-        if saved is not None:
-            os.environ["SACREBLEU_SEED"] = saved
-    return out
+def sacrebleu_chrf_ter():
+    """{variant: {"bs" | "ar": {name: sacreBLEU Result}}}, SACREBLEU_SEED at its default 12345:
+    tests/peers/chrf_ter_paired.json (peers.chrf_ter_paired, which make conformance runs again)."""
+    recorded = peers.recorded("chrf_ter_paired")
+    assert list(recorded) == list(VARIANTS) and peers.PAIRED_TER_SYSTEMS == TER_SYSTEMS
+    assert peers.PAIRED_SAMPLES == dict(bs=dict(n_samples=BS_SAMPLES),
+                                        ar=dict(n_samples=AR_TRIALS, n_ar_confidence=AR_CONFIDENCE))
+    return {variant: {kind: peers.paired(results) for kind, results in by_kind.items()}
+            for variant, by_kind in recorded.items()}
 
 
 @pytest.fixture(scope="session")
@@ -89,7 +60,7 @@ def evalkit_chrf_ter(wmt17):
     reference, systems = wmt17
     refs = [[r] for r in reference]
     out = {}
-    for variant, (metric, options, _, _) in VARIANTS.items():
+    for variant, (metric, options) in VARIANTS.items():
         chosen = _systems(variant, systems)
         base, others = chosen[BASELINE], {n: h for n, h in chosen.items() if n != BASELINE}
         kw = dict(metric=metric, baseline_name=BASELINE, **options)

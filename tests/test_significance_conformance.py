@@ -1,18 +1,16 @@
-"""evalkit.significance equals sacreBLEU 2.6.0's PairedTest, run here at test time, on the 16 WMT17 systems.
+"""evalkit.significance equals sacreBLEU 2.6.0's PairedTest on the 16 WMT17 systems.
 
-sacreBLEU is run once per test type (module-scoped fixtures: about 11 s for the bootstrap, 40 s for
-approximate randomization with a 1,000-sample interval); evalkit must give the same p-values (same draws)
-and the same means and intervals to 1e-9 BLEU points.
+sacreBLEU's results (about 11 s for the bootstrap, 40 s for approximate randomization with a 1,000-sample
+interval) are recorded in tests/peers/bleu_paired.json; make conformance runs sacreBLEU again.  evalkit must
+give the same p-values (same draws) and the same means and intervals to 1e-9 BLEU points.
 """
 
 from __future__ import annotations
 
 import math
-import os
 
+import peers
 import pytest
-from sacrebleu.metrics.bleu import BLEU
-from sacrebleu.significance import PairedTest
 
 from evalkit.bleu import corpus_bleu
 from evalkit.significance import paired_approximate_randomization, paired_bootstrap
@@ -21,32 +19,21 @@ BASELINE = "LIUM-NMT"
 SACRE = dict(tokenize="13a", smoothing="exp")  # sacreBLEU's BLEU defaults, in evalkit's keywords
 
 
-def _sacrebleu_paired(reference, systems, test_type, **kwargs):
-    """{name: sacreBLEU Result} with LIUM-NMT as the baseline and SACREBLEU_SEED at its default 12345."""
-    named = [(BASELINE, systems[BASELINE])] + [(n, h) for n, h in systems.items() if n != BASELINE]
-    saved = os.environ.pop("SACREBLEU_SEED", None)
-    try:
-        _, scores = PairedTest(named, {"BLEU": BLEU()}, [reference], test_type=test_type, **kwargs)()
-    finally:
-        if saved is not None:
-            os.environ["SACREBLEU_SEED"] = saved
-    return dict(zip(scores["System"], scores["BLEU"]))
-
-
 def _split(systems):
     return systems[BASELINE], {n: h for n, h in systems.items() if n != BASELINE}
 
 
 @pytest.fixture(scope="module")
-def sacre_bs(wmt17):
-    reference, systems = wmt17
-    return _sacrebleu_paired(reference, systems, "bs", n_samples=1000)
+def sacre_bs():
+    """{name: sacreBLEU's Result} of PairedTest(..., test_type="bs", n_samples=1000), LIUM-NMT the baseline and
+    SACREBLEU_SEED at its default 12345: tests/peers/bleu_paired.json (peers.bleu_paired)."""
+    return peers.paired(peers.recorded("bleu_paired")["bs"])
 
 
 @pytest.fixture(scope="module")
-def sacre_ar(wmt17):
-    reference, systems = wmt17
-    return _sacrebleu_paired(reference, systems, "ar", n_samples=10000, n_ar_confidence=1000)
+def sacre_ar():
+    """The same for test_type="ar", n_samples=10000, n_ar_confidence=1000."""
+    return peers.paired(peers.recorded("bleu_paired")["ar"])
 
 
 @pytest.fixture(scope="module")
