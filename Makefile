@@ -2,7 +2,12 @@
 #   make lab    make .venv if missing, install the lessons' packages, open JupyterLab on the student editions
 #               (make lab EDITION=teacher opens the lessons with their answers)
 #   make test   the same set-up plus the test packages, then every test (unit, property, conformance, nbval
-#               over the notebooks, the browser tests)
+#               over the notebooks, the browser tests), in parallel (TEST_WORKERS=auto: one worker per core);
+#               the peers' slow numbers are read from tests/peers/ (see tests/README.md)
+#   make conformance  the tests marked conformance with the peers run live (sacreBLEU, NLTK, rouge-score, gleu:
+#               every recorded number in tests/peers/ computed again, a failure if one drifted) and the
+#               property tests at their full number of examples; about 10 minutes
+#   make peers  record the peers' slow numbers again into tests/peers/ (after a pinned peer changes)
 # For teachers (see notebooks/README.md, the teacher's guide); all work offline once installed:
 #   make exercises  student editions and printable sheets -> exercises/, answer keys -> answer-keys/
 #   make site       the lessons as a static web site, student and teacher editions -> site/
@@ -27,12 +32,16 @@ SITE_STAMP := $(VENV)/.evalkit-site-installed
 INSTALL_LOG := $(VENV)/install.log
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 PYTEST_ARGS ?=
+# pytest-xdist workers for make test and make conformance (a number, or 0 for one process); --dist loadscope
+# keeps a test module's tests, and a notebook's cells, in one worker
+TEST_WORKERS ?= auto
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
 # pip, with its full output appended to the log and one line per package shown
 PIP := $(BIN)/python -m pip install --disable-pip-version-check --progress-bar off
 SHOW_PACKAGES := tee -a $(INSTALL_LOG) | sed -nu 's/^Collecting \([A-Za-z0-9_.-]*\).*/    \1/p'
 INSTALL_FAILED = { tail -n 40 $(INSTALL_LOG); echo "make: the install failed; the last lines of $(INSTALL_LOG) are above"; exit 1; }
 
-.PHONY: install install-test install-site lab test notebooks bench exercises site figures clean
+.PHONY: install install-test install-site lab test conformance peers notebooks bench exercises site figures clean
 
 install: $(STAMP)
 install-test: $(TEST_STAMP)
@@ -68,9 +77,17 @@ lab: install
 	esac; \
 	$(BIN)/python -m tools.lab --dir $$dir --port $(PORT)
 
+# EVALKIT_HYPOTHESIS and EVALKIT_PEERS are read by tests/conftest.py and tests/peers/.
 test: install-test
-	$(BIN)/python -m pytest tests evalkit --doctest-modules $(NOTEBOOKS) --nbval --nbval-current-env \
-		--nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 $(PYTEST_ARGS)
+	EVALKIT_HYPOTHESIS=test EVALKIT_PEERS=recorded $(PYTEST) tests evalkit --doctest-modules $(NOTEBOOKS) \
+		--nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 \
+		$(PYTEST_ARGS)
+
+conformance: install-test
+	EVALKIT_HYPOTHESIS=thorough EVALKIT_PEERS=live $(PYTEST) tests -m "conformance or property" $(PYTEST_ARGS)
+
+peers: install-test
+	$(BIN)/python -m tests.peers
 
 # Outputs are regenerated, never edited by hand: run this after changing a lesson or evalkit.
 notebooks: install

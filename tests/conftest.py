@@ -1,10 +1,48 @@
-"""Shared fixtures: the real corpora, loaded once per test session."""
+"""Shared fixtures (the real corpora, loaded once per test session), the hypothesis profiles and the marks.
+
+- ``EVALKIT_HYPOTHESIS`` picks the hypothesis profile: ``test`` (the default, what ``make test`` runs) or
+  ``thorough`` (``make conformance``).  A property test's own ``@settings(max_examples=N)`` is what it runs
+  under ``thorough``; under ``test`` it runs at most ``TEST_EXAMPLES`` of them.  The assertions are the same.
+- ``EVALKIT_PEERS=live`` (``make conformance``) computes the recorded peer numbers of tests/peers/ again
+  instead of reading them (see tests/peers/__init__.py).
+- Every test that uses hypothesis is marked ``property`` here; ``conformance`` and ``hardening`` are marked in
+  the test files.  The marks are listed in pyproject.toml and explained in tests/README.md.
+"""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import HealthCheck, settings
 
 from evalkit import data
+
+PROFILE_ENV = "EVALKIT_HYPOTHESIS"
+TEST_EXAMPLES = 60  # the most examples a property test runs under make test
+settings.register_profile("test", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROFILE = os.environ.get(PROFILE_ENV, "test")
+if PROFILE not in ("test", "thorough"):
+    raise ValueError(f"{PROFILE_ENV} must be 'test' or 'thorough', not {PROFILE!r}")
+settings.load_profile(PROFILE)
+
+
+def pytest_report_header(config):
+    peers = "live (recomputed by the peers)" if os.environ.get("EVALKIT_PEERS") == "live" else "recorded (tests/peers/)"
+    return f"evalkit: hypothesis profile {PROFILE!r}, peer numbers {peers}"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the property tests, and under the ``test`` profile cap their examples at TEST_EXAMPLES."""
+    for item in items:
+        test = getattr(item, "obj", None)
+        if not getattr(test, "is_hypothesis_test", False):
+            continue
+        item.add_marker(pytest.mark.property)
+        own = test._hypothesis_internal_use_settings  # what the test's @settings asked for
+        if PROFILE == "test" and own.max_examples > TEST_EXAMPLES:
+            test._hypothesis_internal_use_settings = settings(own, max_examples=TEST_EXAMPLES)
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MAKEFILE = (ROOT / "Makefile").read_text(encoding="utf-8")
-TEST_ONLY = ("pytest", "hypothesis", "nbval", "playwright")
+TEST_ONLY = ("pytest", "pytest-xdist", "hypothesis", "nbval", "playwright")
 
 
 def requirement_names(path: Path) -> set[str]:
@@ -85,3 +85,20 @@ def test_the_licences():
     requires = pyproject["build-system"]["requires"]
     assert any(re.fullmatch(r"setuptools\s*>=\s*(\d+).*", r) and int(re.search(r">=\s*(\d+)", r).group(1)) >= 77
                for r in requires), requires
+
+
+def test_make_test_reads_the_recorded_peers_and_make_conformance_runs_them_live():
+    test, conformance = recipe("test"), recipe("conformance")
+    assert re.search(r"^conformance: install-test$", MAKEFILE, re.M)
+    assert "EVALKIT_PEERS=recorded" in test and "EVALKIT_HYPOTHESIS=test" in test
+    assert "EVALKIT_PEERS=live" in conformance and "EVALKIT_HYPOTHESIS=thorough" in conformance
+    assert '-m "conformance or property"' in conformance
+    for target in (test, conformance):  # in parallel, a module (or a notebook) per worker
+        assert "$(PYTEST)" in target
+    assert re.search(r"^PYTEST := \$\(BIN\)/python -m pytest -n \$\(TEST_WORKERS\) --dist loadscope$", MAKEFILE, re.M)
+    assert "--nbval" in test and "$(NOTEBOOKS)" in test and "--nbval" not in conformance
+    assert re.search(r"^peers: install-test\n\t\$\(BIN\)/python -m tests\.peers$", MAKEFILE, re.M)
+    header = MAKEFILE.split("\n\n", 1)[0]
+    assert "make conformance" in header and "make peers" in header
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert ci.index("export CI=true") < ci.index("\nmake test\n") < ci.index("\nmake conformance\n")
