@@ -94,6 +94,7 @@ def test_table_lists_every_ngram():
 
 
 # ------------------------------------------------------------------------------------------ sacreBLEU
+@pytest.mark.conformance
 @pytest.mark.parametrize("cfg", CONFIGS, ids=CONFIG_IDS)
 def test_corpus_chrf_equals_sacrebleu_on_all_wmt17_systems(cfg, wmt17, sacre_corpus):
     reference, systems = wmt17
@@ -105,6 +106,7 @@ def test_corpus_chrf_equals_sacrebleu_on_all_wmt17_systems(cfg, wmt17, sacre_cor
         assert close(ours, theirs[name]), (name, ours, theirs[name])
 
 
+@pytest.mark.conformance
 def test_published_wmt17_chrf(wmt17, sacre_corpus):
     # sacreBLEU 2.6.0's corpus chrF2 as published (data/README.md): computed here, and checked to match.
     reference, systems = wmt17
@@ -114,6 +116,7 @@ def test_published_wmt17_chrf(wmt17, sacre_corpus):
         assert round(ours, 2) == published
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("cfg", CONFIGS, ids=CONFIG_IDS)
 def test_sentence_chrf_equals_sacrebleu_on_every_segment_of_two_systems(cfg, wmt17):
     reference, systems = wmt17
@@ -125,6 +128,7 @@ def test_sentence_chrf_equals_sacrebleu_on_every_segment_of_two_systems(cfg, wmt
             assert close(ours, theirs), (name, i, ours, theirs)
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("cfg", CONFIGS, ids=CONFIG_IDS)
 def test_two_references_pick_the_best_per_segment_like_sacrebleu(cfg, wmt17):
     reference, systems = wmt17
@@ -139,6 +143,7 @@ def test_two_references_pick_the_best_per_segment_like_sacrebleu(cfg, wmt17):
         assert close(sentence_chrf(h, rs, **cfg).score * 100, CHRF(**cfg).sentence_score(h, rs).score)
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("opts", [dict(lowercase=True), dict(whitespace=True), dict(beta=1, char_order=4),
                                   dict(word_order=1, char_order=0), dict(word_order=3, lowercase=True)])
 def test_other_options_equal_sacrebleu(opts, wmt17):
@@ -155,6 +160,7 @@ EDGE_CASES = [("", ["the cat"]), ("the cat", [""]), ("", [""]), ("a", ["a"]), ("
               ("\ud800x", ["x\ud800x"])]
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("hyp,refs", EDGE_CASES)
 @pytest.mark.parametrize("cfg", CONFIGS, ids=CONFIG_IDS)
 def test_edge_cases_equal_sacrebleu(hyp, refs, cfg):
@@ -169,6 +175,7 @@ def test_edge_cases_equal_sacrebleu(hyp, refs, cfg):
 
 
 # ------------------------------------------------------------------------------------------ NLTK
+@pytest.mark.conformance
 def test_nltk_sentence_chrf_is_eps_smoothing_with_beta_3(wmt17):
     """NLTK's sentence_chrf averages per-order F-scores: evalkit's eps_smoothing=True, with NLTK's beta."""
     reference, systems = wmt17
@@ -180,6 +187,7 @@ def test_nltk_sentence_chrf_is_eps_smoothing_with_beta_3(wmt17):
         assert close(ours, nltk_chrf.sentence_chrf(ref, hyp, beta=2, ignore_whitespace=False))
 
 
+@pytest.mark.conformance
 def test_nltk_corpus_chrf_is_the_mean_of_sentence_scores_not_ours(wmt17):
     """Where they differ: NLTK's corpus_chrf averages sentence scores; evalkit scores summed statistics."""
     reference, systems = wmt17
@@ -191,6 +199,7 @@ def test_nltk_corpus_chrf_is_the_mean_of_sentence_scores_not_ours(wmt17):
     assert not math.isclose(summed, nltk_value, abs_tol=1e-4)
 
 
+@pytest.mark.conformance
 def test_nltk_differs_from_the_default_averaging():
     # The default (effective-order) averaging is sacreBLEU's own: a hypothesis of 3 characters has no
     # n-grams of orders 4-6; the default leaves those orders out, NLTK averages in F = 0 for each.
@@ -217,6 +226,7 @@ def test_fast_statistics_equal_the_readable_sum(cfg, wmt17):
         assert fast == corpus_stats(systems[name], refs, fast=False, **cfg)
 
 
+@pytest.mark.conformance
 def test_a_huge_alphabet_falls_back_to_the_readable_count():
     # 1,100 distinct characters need 11 bits each: six of them no longer fit in one int64 key
     ref = "".join(chr(0x4E00 + i) for i in range(1100))

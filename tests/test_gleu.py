@@ -164,6 +164,7 @@ def test_inputs_are_not_mutated():
 # --------------------------------------------------------------------------------------------------------
 # The script's sampling
 # --------------------------------------------------------------------------------------------------------
+@pytest.mark.conformance
 def test_script_indices_equal_the_gleu_package_fixed_seed():
     from gleu.util import make_id_rindex
 
@@ -255,6 +256,7 @@ def assert_same_as_package(result, package_mean, package_scores):
     assert math.isclose(result.score, package_mean, rel_tol=0, abs_tol=TOL)
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("split", ["dev", "test"])
 def test_jfleg_source_row(jfleg, split):
     jf = jfleg[split]
@@ -277,6 +279,7 @@ def reference_row(jf, k):
     return _ROWS[key]
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("split", ["dev", "test"])
 @pytest.mark.parametrize("k", [0, 1, 2, 3])
 def test_jfleg_reference_rows(jfleg, split, k):
@@ -308,6 +311,7 @@ def test_jfleg_reference_row_mean(jfleg, split):
     assert round(mean, 2) == {"dev": 55.27, "test": 62.38}[split]
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize(
     "name, nrefs, make",
     [
@@ -327,6 +331,7 @@ def test_hypothesis_sets_with_2_3_4_references_equal_the_package(jfleg_dev, name
     assert [list(a) for a in r.assignments] == picks
 
 
+@pytest.mark.conformance
 def test_higher_order_equals_the_package(jfleg_test):
     jf = jfleg_test
     hyps = mixed(jf, 6)
@@ -336,6 +341,7 @@ def test_higher_order_equals_the_package(jfleg_test):
     assert len(r.details[0].precisions) == 6
 
 
+@pytest.mark.conformance
 def test_character_tokens_equal_the_package(jfleg_dev):
     jf = jfleg_dev
     hyps, refs, srcs = perturb(jf.sources[:150], 9), [r[:3] for r in jf.references[:150]], jf.sources[:150]
@@ -347,6 +353,7 @@ def test_character_tokens_equal_the_package(jfleg_dev):
     assert not math.isclose(word, mean, abs_tol=1e-3)
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("split", ["dev", "test"])
 def test_max_mode_equals_gleu_m(jfleg, split):
     jf = jfleg[split]
@@ -361,6 +368,7 @@ def test_max_mode_equals_gleu_m(jfleg, split):
         assert r.iterations == 1 and r.std == 0.0
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("use_max", [False, True])
 def test_sentence_scores_equal_sgleu(jfleg_dev, use_max):
     jf = jfleg_dev
@@ -373,6 +381,7 @@ def test_sentence_scores_equal_sgleu(jfleg_dev, use_max):
         assert math.isclose(a, b, rel_tol=0, abs_tol=TOL)
 
 
+@pytest.mark.conformance
 def test_short_and_empty_sentences_follow_the_package():
     # Orders with no hypothesis n-gram count as p_n = 1 in the gleu package (and in evalkit); the
     # original script would return 0 for them.  Empty hypothesis and empty reference: BP = 1, every
@@ -385,6 +394,7 @@ def test_short_and_empty_sentences_follow_the_package():
     assert g.sentence_gleu("", ["a b"], "a").score == 0.0
 
 
+@pytest.mark.conformance
 def test_order_table_equals_the_package_verbose_mode(jfleg_test):
     from evalkit.tables import gleu_order_table
 
@@ -409,6 +419,7 @@ def test_order_table_equals_the_package_verbose_mode(jfleg_test):
             assert math.isclose(df.attrs["brevity_penalty"], float(nvb.bp), rel_tol=0, abs_tol=1e-12)
 
 
+@pytest.mark.conformance
 def test_package_api_equals_the_command(jfleg_dev, tmp_path):
     """The functions tests/gleu_package.py calls print what the ``gleu``/``sgleu`` commands print."""
     exe = Path(sys.executable).parent / "gleu"
@@ -461,6 +472,7 @@ def test_paper_formula_scores_copying_lower_on_jfleg(jfleg_dev):
 # --------------------------------------------------------------------------------------------------------
 # Google's GLEU against NLTK
 # --------------------------------------------------------------------------------------------------------
+@pytest.mark.conformance
 @pytest.mark.parametrize("orders", [(1, 4), (1, 2), (2, 4), (1, 6)])
 def test_google_bleu_equals_nltk_on_jfleg(jfleg_test, orders):
     from nltk.translate import gleu_score
@@ -510,6 +522,7 @@ def test_property_google_bleu_fast_equals_readable(corpus, lo, extra):
     assert fast == google_bleu.corpus_google_bleu(hyps, refs, min_order=lo, max_order=lo + extra, fast=False)
 
 
+@pytest.mark.conformance
 def test_google_bleu_strings_are_split_on_spaces_and_equal_nltk_tokens(jfleg_dev):
     from nltk.translate import gleu_score
 

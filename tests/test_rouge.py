@@ -62,6 +62,7 @@ def worst_difference(hypotheses, references, stemmer):
 # --------------------------------------------------------------------------------------------------------
 # Conformance with rouge-score on JFLEG
 # --------------------------------------------------------------------------------------------------------
+@pytest.mark.conformance
 @pytest.mark.parametrize("stemmer", [False, True])
 def test_single_sentences_one_reference_match_rouge_score(jfleg_test, stemmer):
     # every source against each of its 4 corrections separately: 2,988 pairs
@@ -71,6 +72,7 @@ def test_single_sentences_one_reference_match_rouge_score(jfleg_test, stemmer):
     assert worst_difference(hyps, refs, stemmer) <= TOL
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("stemmer", [False, True])
 def test_single_sentences_four_references_match_score_multi(jfleg_dev, stemmer):
     assert worst_difference(jfleg_dev.sources, jfleg_dev.references, stemmer) <= TOL
@@ -80,6 +82,7 @@ def _joined(lines, size):
     return ["\n".join(lines[i : i + size]) for i in range(0, len(lines) - size + 1, size)]
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("stemmer", [False, True])
 @pytest.mark.parametrize("size", [3, 5])
 def test_multi_sentence_texts_match_rouge_score(jfleg_test, stemmer, size):
@@ -92,6 +95,7 @@ def test_multi_sentence_texts_match_rouge_score(jfleg_test, stemmer, size):
     assert worst_difference(hyps, four_refs, stemmer) <= TOL
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("stemmer", [False, True])
 def test_lsum_with_shuffled_sentences_and_blank_lines_matches_rouge_score(jfleg_dev, stemmer):
     # Sentence order matters for Lsum's union LCS; blank and punctuation-only lines are edge cases of the split.
@@ -106,6 +110,7 @@ def test_lsum_with_shuffled_sentences_and_blank_lines_matches_rouge_score(jfleg_
     assert worst_difference(hyps, refs, stemmer) <= TOL
 
 
+@pytest.mark.conformance
 def test_worked_example_cat_mat_against_rouge_score_and_by_hand():
     hyp, ref = "the cat sat on the mat", "the cat is on the mat"
     theirs = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"]).score(ref, hyp)
@@ -119,6 +124,7 @@ def test_worked_example_cat_mat_against_rouge_score_and_by_hand():
     assert math.isclose(theirs["rougeL"].fmeasure, rouge_l(hyp, [ref]).fmeasure, rel_tol=TOL)
 
 
+@pytest.mark.conformance
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=60), st.booleans())
 def test_tokenizer_equals_rouge_score_on_any_text(text, stemmer):
@@ -126,12 +132,14 @@ def test_tokenizer_equals_rouge_score_on_any_text(text, stemmer):
     assert list(rouge.rouge_tokens(text, stemmer=stemmer)) == rs_tokenize.tokenize(text, stem)
 
 
+@pytest.mark.conformance
 def test_tokenizer_equals_rouge_score_on_jfleg(jfleg_test):
     stem = porter.PorterStemmer()
     for text in jfleg_test.sources[:300]:
         assert list(rouge.rouge_tokens(text, stemmer=True)) == rs_tokenize.tokenize(text, stem)
 
 
+@pytest.mark.conformance
 def test_non_english_text_vanishes_in_rouge_score_but_not_with_unicode_tokenizer():
     text = "Кошка сидит на ковре"
     theirs = rouge_scorer.RougeScorer(["rouge1"]).score(text, text)["rouge1"]
@@ -144,6 +152,7 @@ def test_non_english_text_vanishes_in_rouge_score_but_not_with_unicode_tokenizer
     assert rouge.rouge_tokens("Café naïve") == ("caf", "na", "ve")
 
 
+@pytest.mark.conformance
 def test_stemming_only_touches_tokens_longer_than_three_characters():
     # Porter would turn "has" into "ha", but rouge-score leaves 3-letter tokens alone
     assert porter.PorterStemmer().stem("has") == "ha"
@@ -205,6 +214,7 @@ def test_best_takes_first_reference_on_a_tie_and_jackknife_of_one_reference_is_t
     assert math.isclose(one.fmeasure, 0.5)
 
 
+@pytest.mark.conformance
 def test_best_keeps_the_whole_triple_of_the_best_f():
     # ref0 has the higher recall, ref1 the higher F: all three numbers come from ref1, like score_multi
     hyp, refs = "a b c", ["a", "a b c d"]
@@ -256,6 +266,7 @@ def test_union_lcs_takes_the_hypothesis_sentences_first():
     assert union_lcs(c, r) == [0, 1, 2, 4]  # Lin (2004), section 3.2: w1 w2 w3 w5
 
 
+@pytest.mark.conformance
 def test_lsum_union_lcs_example_of_lin_2004():
     # Lin (2004), section 3.2: r = w1..w5, c1 = w1 w2 w6 w7 w8, c2 = w1 w3 w8 w9 w5.
     # LCS(r, c1) = w1 w2, LCS(r, c2) = w1 w3 w5, union = w1 w2 w3 w5 -> 4 hits; R = 4/5, P = 4/10.
@@ -388,6 +399,7 @@ def test_rouge_w_conventions_on_lins_example():
     assert math.isclose(rouge_w("a h b k c i d", [x]).recall, 4 ** (1 / 1.2) / 7, rel_tol=TOL)
 
 
+@pytest.mark.conformance
 def test_rouge_w_rouge155_with_weight_one_is_rouge_l_on_single_lines(jfleg_dev):
     # with f(k) = k every credited position adds 1; for one line against one line nothing is clipped, so the
     # script's W-1 is the LCS count: rouge-score's rougeL, a check of the path read back from the table
@@ -530,6 +542,7 @@ def test_empty_hypothesis_scores_zero(name, hyp):
     assert (r.precision, r.recall, r.fmeasure) == (0.0, 0.0, 0.0)
 
 
+@pytest.mark.conformance
 def test_empty_hypothesis_scores_zero_in_rouge_score_too():
     theirs = rouge_scorer.RougeScorer(TYPES).score("the cat sat", "")
     assert all(theirs[t].fmeasure == 0 for t in TYPES)
@@ -559,6 +572,7 @@ def test_stats_add_and_rescore_without_recounting():
 # --------------------------------------------------------------------------------------------------------
 # Corpus level
 # --------------------------------------------------------------------------------------------------------
+@pytest.mark.conformance
 def test_corpus_mean_equals_mean_of_rouge_score_segments(jfleg_test):
     scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
     theirs = [scorer.score_multi(refs, src)["rougeL"] for src, refs in zip(jfleg_test.sources, jfleg_test.references)]
@@ -782,6 +796,7 @@ def test_unsplit_chinese_under_unicode_is_named_in_rouge_too():
     assert len(caught) == 1 and 'Use tokenize="unicode-cjk"' in str(caught[0].message)
 
 
+@pytest.mark.conformance
 def test_the_scores_are_unchanged_by_the_warning():
     import warnings
 

@@ -184,6 +184,7 @@ def test_chunking_does_not_change_any_draw(chunk, monkeypatch):
                                             smoothing="exp") == ref_ar
 
 
+@pytest.mark.conformance
 @TINY
 def test_doctest_toy_equals_sacrebleu():
     """The docstring examples' numbers, from sacreBLEU's PairedTest on the same three segments."""

@@ -78,6 +78,7 @@ def test_insertions_and_deletions_by_hand():
     assert close(r.score, 2 / 3)
 
 
+@pytest.mark.conformance
 def test_ter_exceeds_one_when_the_hypothesis_is_long_and_wrong():
     r = sentence_ter("a b c d e f", ["x y"])
     assert r.edits == 6 and close(r.score, 3.0)
@@ -97,6 +98,7 @@ def test_alignment_pairs_for_tables():
     assert a.pairs() == [("the", "the", "="), ("cat", "dog", "S"), ("sat", "sat", "="), ("down", "", "D")]
 
 
+@pytest.mark.conformance
 def test_shift_words_equals_sacrebleu_on_every_small_case():
     for n in range(1, 8):
         words = [str(k) for k in range(n)]
@@ -107,6 +109,7 @@ def test_shift_words_equals_sacrebleu_on_every_small_case():
 
 
 # ------------------------------------------------------------------------------------------ normalizer
+@pytest.mark.conformance
 def test_normalizer_equals_tercom_tokenizer_on_wmt17(wmt17):
     reference, systems = wmt17
     texts = reference[:400] + systems["online-F"][:400] + [
@@ -121,6 +124,7 @@ def test_normalizer_equals_tercom_tokenizer_on_wmt17(wmt17):
 
 
 # ------------------------------------------------------------------------------------------ sacreBLEU
+@pytest.mark.conformance
 def test_corpus_ter_equals_sacrebleu_on_all_wmt17_systems(wmt17, sacre_corpus):
     reference, systems = wmt17
     refs = [[r] for r in reference]
@@ -130,6 +134,7 @@ def test_corpus_ter_equals_sacrebleu_on_all_wmt17_systems(wmt17, sacre_corpus):
         assert close(ours, sacre_corpus[name]), (name, ours, sacre_corpus[name])
 
 
+@pytest.mark.conformance
 def test_published_wmt17_ter(wmt17, sacre_corpus):
     reference, systems = wmt17
     for name, published in {"uedin-nmt": 61.20, "online-F": 75.58}.items():
@@ -137,6 +142,7 @@ def test_published_wmt17_ter(wmt17, sacre_corpus):
         assert round(corpus_ter(systems[name], [[r] for r in reference]).score * 100, 2) == published
 
 
+@pytest.mark.conformance
 def test_sentence_ter_equals_sacrebleu_on_every_segment_of_two_systems(wmt17):
     reference, systems = wmt17
     metric = TER()
@@ -148,6 +154,7 @@ def test_sentence_ter_equals_sacrebleu_on_every_segment_of_two_systems(wmt17):
             assert ours.edits == theirs.num_edits
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("options", OPTION_SETS[1:], ids=lambda o: ",".join(k for k, v in o.items() if v))
 def test_options_equal_sacrebleu(options, wmt17):
     reference, systems = wmt17
@@ -156,6 +163,7 @@ def test_options_equal_sacrebleu(options, wmt17):
     assert close(corpus_ter(hyps, [[r] for r in refs], **options).score * 100, theirs)
 
 
+@pytest.mark.conformance
 def test_two_references_take_the_fewest_edits_and_the_average_length(wmt17):
     reference, systems = wmt17
     hyps, second = systems["uedin-nmt"][:400], systems["online-B"][:400]
@@ -169,6 +177,7 @@ EDGE_CASES = [("", ["the cat"]), ("the cat", [""]), ("", [""]), ("a", ["a"]), ("
               ("the cat", ["", ""]), ("  ", ["x  "]), ("A B", ["a b"]), ("x y z", ["z y x"])]
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("hyp,refs", EDGE_CASES)
 def test_edge_cases_equal_sacrebleu(hyp, refs):
     theirs = TER().sentence_score(hyp, refs).score
@@ -190,6 +199,7 @@ def test_fast_search_equals_readable_search(wmt17):
             assert ter_edits(h, r) == (a.edits, *counts, len(a.shifts), len(r))
 
 
+@pytest.mark.conformance
 def test_the_candidate_limit_stops_the_search_like_sacrebleu():
     # Long sentences over four words, rotated and partly replaced: so many blocks match that the first
     # round alone scores more than MAX_SHIFT_CANDIDATES candidates.

@@ -29,6 +29,7 @@ def sacrebleu_tokens(name: str):
     return lambda s: tok(s.rstrip()).split()
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("name", ["none", "13a", "intl", "char"])
 def test_every_wmt17_segment_tokenizes_as_sacrebleu(name, wmt17):
     reference, systems = wmt17
@@ -39,6 +40,7 @@ def test_every_wmt17_segment_tokenizes_as_sacrebleu(name, wmt17):
     assert mismatches == []
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize(
     "text",
     [
@@ -87,6 +89,7 @@ def test_every_tokenizer_of_every_metric_is_in_the_one_registry():
         get_tokenizer("spacy")
 
 
+@pytest.mark.conformance
 def test_nltk_is_nltks_word_tokenizer_and_the_rouge_tokenizers_are_rouge_scores(wmt17):
     from nltk.tokenize import NLTKWordTokenizer
     from rouge_score import tokenize as rs_tokenize
@@ -132,6 +135,7 @@ def test_unicode_cjk_scores_two_near_identical_chinese_sentences_as_near_identic
     assert rouge_n(hyp, [ref], 1, tokenize="unicode-cjk").fmeasure == pytest.approx(5 / 6, abs=1e-12)
 
 
+@pytest.mark.conformance
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(st.characters(min_codepoint=0x4E00, max_codepoint=0x9FA5),
                           st.sampled_from("abcxyz0189"), st.just(" ")), max_size=40))

@@ -97,6 +97,7 @@ def test_counting_once_at_order_six_then_rescoring_equals_counting_for_the_setti
     assert_same_result(weights_view(count_sentence(hyp, refs), ws, smoothing=smoothing, ref_length=ref_length), expected)
 
 
+@pytest.mark.conformance
 def test_nltk_tokenizer_is_nltk_word_tokenizer():
     tok = NLTKWordTokenizer()
     stats = count_sentence(ROOKIE_PARAPHRASE, [ROOKIE_REFERENCE], "nltk")
@@ -105,6 +106,7 @@ def test_nltk_tokenizer_is_nltk_word_tokenizer():
     assert stats.tokenize == "nltk"
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize(
     "weights", [(0.5, 0.5), (1 / 3, 1 / 3, 1 / 3), (0.25, 0.25, 0.25, 0.25)], ids=["bleu2", "bleu3", "bleu4"]
 )
@@ -125,6 +127,7 @@ def test_rookie_numbers_agree_with_nltk(weights):
         assert math.isclose(view.score, peer, rel_tol=1e-12), (hyp, weights)
 
 
+@pytest.mark.conformance
 def test_corpus_view_equals_corpus_bleu_and_sacrebleu(wmt17):
     import sacrebleu
 
@@ -228,6 +231,7 @@ def test_corpus_explorer_counts_the_corpus_once(count_calls):
     assert math.isclose(ex.view.score, expected.score, rel_tol=1e-12)
 
 
+@pytest.mark.conformance
 def test_explorer_shows_what_the_plain_functions_compute():
     ex = WeightsExplorer()
     assert ex.view.score_text == "BLEU = 0.0000"  # paraphrase, BLEU-4, no smoothing: p4 = 0/10
