@@ -56,6 +56,7 @@ from ._checks import (
     normalize_weights,
 )
 from .ngrams import clipped_matches
+from .protocol import AdditiveStats, common, segment_count, setting
 from .tokenize import check_tokenize, get_tokenizer, warn_about_corpus_tokenization, warn_about_tokenization
 
 SACREBLEU_SMOOTHING = ("none", "floor", "add-k", "exp")
@@ -73,7 +74,7 @@ NLTK_EPSILON, NLTK_K, NLTK_ALPHA = 0.1, 5, 5
 # Sufficient statistics
 # --------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class BLEUStats:
+class BLEUStats(AdditiveStats):
     """Additive counts for one segment or a whole corpus (``a + b``, ``sum(list_of_stats)``).
 
     ``matches[n-1]`` and ``totals[n-1]`` are the clipped matches and the hypothesis n-grams of order n;
@@ -88,10 +89,10 @@ class BLEUStats:
     matches: tuple[int, ...]
     totals: tuple[int, ...]
     empty: tuple[int, ...]
-    segments: int = 1
-    nrefs: int | None = 1  # None when segments have different numbers of references
-    tokenize: str = "none"
-    lowercase: bool = False
+    segments: int = segment_count()
+    nrefs: int | None = common(1)  # None when segments have different numbers of references
+    tokenize: str = setting("none", "tokenization")
+    lowercase: bool = setting(False, "casing")
 
     @property
     def max_order(self) -> int:
@@ -100,31 +101,6 @@ class BLEUStats:
     def ref_len(self, rule: str = "closest") -> int:
         check_choice("ref_length", rule, REF_LENGTHS)
         return self.closest_ref_len if rule == "closest" else self.shortest_ref_len
-
-    def __add__(self, other: BLEUStats) -> BLEUStats:
-        if not isinstance(other, BLEUStats):
-            return NotImplemented
-        if self.max_order != other.max_order:
-            raise ValueError(f"cannot add statistics of max order {self.max_order} and {other.max_order}")
-        if (self.tokenize, self.lowercase) != (other.tokenize, other.lowercase):
-            raise ValueError("cannot add statistics counted with different tokenization or casing")
-        return BLEUStats(
-            hyp_len=self.hyp_len + other.hyp_len,
-            closest_ref_len=self.closest_ref_len + other.closest_ref_len,
-            shortest_ref_len=self.shortest_ref_len + other.shortest_ref_len,
-            matches=tuple(a + b for a, b in zip(self.matches, other.matches)),
-            totals=tuple(a + b for a, b in zip(self.totals, other.totals)),
-            empty=tuple(a + b for a, b in zip(self.empty, other.empty)),
-            segments=self.segments + other.segments,
-            nrefs=self.nrefs if self.nrefs == other.nrefs else None,
-            tokenize=self.tokenize,
-            lowercase=self.lowercase,
-        )
-
-    def __radd__(self, other: Any) -> BLEUStats:
-        if other == 0:  # lets the built-in sum() start from 0
-            return self
-        return NotImplemented
 
 
 def closest_ref_length(hyp_len: int, ref_lens: Sequence[int]) -> int:

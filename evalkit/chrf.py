@@ -46,6 +46,7 @@ from typing import Any
 
 from . import __version__
 from ._checks import check_corpus, check_int, check_references, check_same_length, check_text
+from .protocol import AdditiveStats, common, segment_count, setting
 
 CHAR_ORDER = 6
 WORD_ORDER = 0
@@ -133,7 +134,7 @@ def match_counts(hyp: Counter, ref: Counter) -> tuple[int, int, int]:
 # Sufficient statistics
 # --------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class CHRFStats:
+class CHRFStats(AdditiveStats):
     """Additive counts for one segment or a corpus (``a + b``, ``sum(list_of_stats)``).
 
     ``hyp[k]``, ``ref[k]`` and ``matches[k]`` belong to order k: the character orders 1..char_order
@@ -144,45 +145,15 @@ class CHRFStats:
     hyp: tuple[int, ...]
     ref: tuple[int, ...]
     matches: tuple[int, ...]
-    char_order: int = CHAR_ORDER
-    word_order: int = WORD_ORDER
-    segments: int = 1
-    nrefs: int | None = 1  # None when segments have different numbers of references
-    lowercase: bool = False
-    whitespace: bool = False
-    beta: float = BETA
-    eps_smoothing: bool = False
+    char_order: int = setting(CHAR_ORDER)
+    word_order: int = setting(WORD_ORDER)
+    segments: int = segment_count()
+    nrefs: int | None = common(1)  # None when segments have different numbers of references
+    lowercase: bool = setting(False)
+    whitespace: bool = setting(False)
+    beta: float = setting(BETA)
+    eps_smoothing: bool = setting(False)
 
-    def _settings(self) -> tuple:
-        return (self.char_order, self.word_order, self.lowercase, self.whitespace, self.beta, self.eps_smoothing)
-
-    def __add__(self, other: CHRFStats) -> CHRFStats:
-        if not isinstance(other, CHRFStats):
-            return NotImplemented
-        if self._settings() != other._settings():
-            raise ValueError(
-                "cannot add chrF statistics counted with different settings "
-                f"(char_order, word_order, lowercase, whitespace, beta, eps_smoothing): "
-                f"{self._settings()} and {other._settings()}"
-            )
-        return CHRFStats(
-            hyp=tuple(a + b for a, b in zip(self.hyp, other.hyp)),
-            ref=tuple(a + b for a, b in zip(self.ref, other.ref)),
-            matches=tuple(a + b for a, b in zip(self.matches, other.matches)),
-            char_order=self.char_order,
-            word_order=self.word_order,
-            segments=self.segments + other.segments,
-            nrefs=self.nrefs if self.nrefs == other.nrefs else None,
-            lowercase=self.lowercase,
-            whitespace=self.whitespace,
-            beta=self.beta,
-            eps_smoothing=self.eps_smoothing,
-        )
-
-    def __radd__(self, other: Any) -> CHRFStats:
-        if other == 0:  # lets the built-in sum() start from 0
-            return self
-        return NotImplemented
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -54,6 +54,7 @@ from ._checks import (
     check_text,
 )
 from .ngrams import ngram_counts
+from .protocol import AdditiveStats, segment_count, setting
 from .tokenize import check_tokenize, get_tokenizer, warn_about_corpus_tokenization, warn_about_tokenization
 
 DEFAULT_ORDER = 4
@@ -133,7 +134,7 @@ def order_counts(
 
 
 @dataclass(frozen=True)
-class GLEUStats:
+class GLEUStats(AdditiveStats):
     """Additive counts for one sentence against one reference, or their sum over a corpus.
 
     Per order n (index n-1): ``matches`` (clipped matches with the reference), ``penalties`` (source
@@ -147,37 +148,13 @@ class GLEUStats:
     penalties: tuple[int, ...]
     numerators: tuple[int, ...]
     totals: tuple[int, ...]
-    segments: int = 1
-    formula: str = "code"
-    tokenize: str = "none"
+    segments: int = segment_count()
+    formula: str = setting("code", "formulas")
+    tokenize: str = setting("none", "tokenizers")
 
     @property
     def max_order(self) -> int:
         return len(self.matches)
-
-    def __add__(self, other: GLEUStats) -> GLEUStats:
-        if not isinstance(other, GLEUStats):
-            return NotImplemented
-        if self.max_order != other.max_order:
-            raise ValueError(f"cannot add statistics of max order {self.max_order} and {other.max_order}")
-        if (self.formula, self.tokenize) != (other.formula, other.tokenize):
-            raise ValueError("cannot add statistics counted with different formulas or tokenizers")
-        return GLEUStats(
-            hyp_len=self.hyp_len + other.hyp_len,
-            ref_len=self.ref_len + other.ref_len,
-            matches=tuple(a + b for a, b in zip(self.matches, other.matches)),
-            penalties=tuple(a + b for a, b in zip(self.penalties, other.penalties)),
-            numerators=tuple(a + b for a, b in zip(self.numerators, other.numerators)),
-            totals=tuple(a + b for a, b in zip(self.totals, other.totals)),
-            segments=self.segments + other.segments,
-            formula=self.formula,
-            tokenize=self.tokenize,
-        )
-
-    def __radd__(self, other: Any) -> GLEUStats:
-        if other == 0:  # lets the built-in sum() start from 0
-            return self
-        return NotImplemented
 
 
 def stats_from_tokens(

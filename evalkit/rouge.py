@@ -22,7 +22,7 @@ The variants differ only in what a unit is:
     >>> r = rouge_n("the cat sat on the mat", ["the cat is on the mat"], 2)
     >>> r
     RougeScore(rouge2: P=0.6000, R=0.6000, F=0.6000)
-    >>> (r.stats.hits, r.stats.hyp_total, r.stats.ref_total), round(float(r), 4)
+    >>> (r.stats.matches, r.stats.hyp_len, r.stats.ref_len), round(float(r), 4)
     ((3, 5, 5), 0.6)
 
 Conventions (each one chosen on purpose; the lesson in ``notebooks/06-rouge.ipynb`` shows them):
@@ -85,6 +85,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._checks import check_bool, check_choice, check_int, check_references, check_string
+from .protocol import AdditiveStats, segment_count, setting
 from .lcs import DEFAULT_WEIGHT, lcs_table, union_lcs, wlcs_hit_positions, wlcs_tables
 from .tokenize import check_tokenize, get_tokenizer, stem, warn_about_tokenization
 
@@ -155,37 +156,19 @@ def _punkt():
 # Statistics and results
 # --------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class RougeStats:
-    """Additive counts behind one ROUGE score: ``hits`` shared units, ``hyp_total`` units in the hypothesis,
-    ``ref_total`` units in the reference.
+class RougeStats(AdditiveStats):
+    """Additive counts behind one ROUGE score: ``matches`` shared units, ``hyp_len`` units in the hypothesis,
+    ``ref_len`` units in the reference.
 
-    For ROUGE-W, ``hits`` is the weighted LCS and the totals are f(length) = length ** ``weight``; for every
+    For ROUGE-W, ``matches`` is the weighted LCS and the totals are f(length) = length ** ``weight``; for every
     other variant ``weight`` is 1.  ``a + b`` and ``sum(...)`` add the counts (corpus "micro" averaging).
     """
 
-    hits: float
-    hyp_total: float
-    ref_total: float
-    weight: float = 1.0
-    segments: int = 1
-
-    def __add__(self, other: RougeStats) -> RougeStats:
-        if not isinstance(other, RougeStats):
-            return NotImplemented
-        if self.weight != other.weight:
-            raise ValueError(f"cannot add ROUGE statistics with weights {self.weight} and {other.weight}")
-        return RougeStats(
-            self.hits + other.hits,
-            self.hyp_total + other.hyp_total,
-            self.ref_total + other.ref_total,
-            self.weight,
-            self.segments + other.segments,
-        )
-
-    def __radd__(self, other: Any) -> RougeStats:
-        if other == 0:  # lets the built-in sum() start from 0
-            return self
-        return NotImplemented
+    matches: float
+    hyp_len: float
+    ref_len: float
+    weight: float = setting(1.0, "weights")
+    segments: int = segment_count()
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,17 +217,17 @@ def f_measure(precision: float, recall: float, beta: float = 1.0) -> float:
 def score_stats(stats: RougeStats, *, beta: float = 1.0, variant: str = "") -> RougeScore:
     """Turn counts into precision, recall and F; nothing is recounted.
 
-    P = f^-1(hits / hyp_total), R = f^-1(hits / ref_total), with f^-1(x) = x ** (1 / weight) (the identity
+    P = f^-1(matches / hyp_len), R = f^-1(matches / ref_len), with f^-1(x) = x ** (1 / weight) (the identity
     unless this is ROUGE-W); a zero total gives 0.
 
-    >>> score_stats(RougeStats(hits=3, hyp_total=4, ref_total=6), beta=2)
+    >>> score_stats(RougeStats(matches=3, hyp_len=4, ref_len=6), beta=2)
     RougeScore(P=0.7500, R=0.5000, F=0.5357)
     """
     if not isinstance(stats, RougeStats):
         raise TypeError(f"stats must be RougeStats, got {type(stats).__name__}")
     _check_beta(beta)
-    precision = _inverse_weight(stats.hits / stats.hyp_total, stats.weight) if stats.hyp_total > 0 else 0.0
-    recall = _inverse_weight(stats.hits / stats.ref_total, stats.weight) if stats.ref_total > 0 else 0.0
+    precision = _inverse_weight(stats.matches / stats.hyp_len, stats.weight) if stats.hyp_len > 0 else 0.0
+    recall = _inverse_weight(stats.matches / stats.ref_len, stats.weight) if stats.ref_len > 0 else 0.0
     return RougeScore(precision, recall, f_measure(precision, recall, beta), variant, beta, stats)
 
 
@@ -277,7 +260,7 @@ def ngram_stats(hypothesis: Sequence[str], reference: Sequence[str], n: int) -> 
     """ROUGE-N counts of two token sequences.
 
     >>> ngram_stats(["the", "the", "cat"], ["the", "cat", "sat"], 1)  # "the" clipped to 1, plus "cat"
-    RougeStats(hits=2, hyp_total=3, ref_total=3, weight=1.0, segments=1)
+    RougeStats(matches=2, hyp_len=3, ref_len=3, weight=1.0, segments=1)
     """
     hyp, ref = ngram_counts(hypothesis, n), ngram_counts(reference, n)
     return RougeStats(overlap(hyp, ref), max(len(hypothesis) - n + 1, 0), max(len(reference) - n + 1, 0))
@@ -293,7 +276,7 @@ def lcs_stats(hypothesis: Sequence[str], reference: Sequence[str], *, fast: bool
     computes it with the bit-parallel :func:`evalkit.fast.bit_parallel_lcs_length` (proven equal).
 
     >>> lcs_stats(["the", "cat", "sat"], ["the", "cat", "is", "sat"])
-    RougeStats(hits=3, hyp_total=3, ref_total=4, weight=1.0, segments=1)
+    RougeStats(matches=3, hyp_len=3, ref_len=4, weight=1.0, segments=1)
     """
     if fast:
         from .fast import bit_parallel_lcs_length
@@ -315,7 +298,7 @@ def summary_lcs_stats(
 
     >>> r = [["w1", "w2", "w3", "w4", "w5"]]                             # Lin (2004), section 3.2
     >>> c = [["w1", "w2", "w6", "w7", "w8"], ["w1", "w3", "w8", "w9", "w5"]]
-    >>> union_lcs(c, r[0]), summary_lcs_stats(c, r).hits
+    >>> union_lcs(c, r[0]), summary_lcs_stats(c, r).matches
     ([0, 1, 2, 4], 4)
     """
     hyp_len = sum(len(s) for s in hypothesis_sentences)

@@ -137,10 +137,10 @@ def micro_scores(summed, weight: float, beta: float):
     """(P, R, F) per row of summed (hits, hypothesis units, reference units), as score_stats computes them."""
     import numpy as np
 
-    hits, hyp_total, ref_total = summed[:, 0], summed[:, 1], summed[:, 2]
+    hits, hyp_len, ref_len = summed[:, 0], summed[:, 1], summed[:, 2]
     with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(hyp_total > 0, (hits / np.where(hyp_total > 0, hyp_total, 1)) ** (1 / weight), 0.0)
-        r = np.where(ref_total > 0, (hits / np.where(ref_total > 0, ref_total, 1)) ** (1 / weight), 0.0)
+        p = np.where(hyp_len > 0, (hits / np.where(hyp_len > 0, hyp_len, 1)) ** (1 / weight), 0.0)
+        r = np.where(ref_len > 0, (hits / np.where(ref_len > 0, ref_len, 1)) ** (1 / weight), 0.0)
         f = f_measure_rows(p, r, beta)
     return np.stack([p, r, f], axis=1)
 
@@ -188,7 +188,7 @@ def bootstrap_interval(segments: Sequence[RougeScore], average: str = "mean", *,
     else:
         if any(s.stats is None for s in segments):
             raise ValueError("average='micro' needs counts: use aggregation 'best' or 'pooled'")
-        table = np.array([[s.stats.hits, s.stats.hyp_total, s.stats.ref_total] for s in segments], dtype=float)
+        table = np.array([[s.stats.matches, s.stats.hyp_len, s.stats.ref_len] for s in segments], dtype=float)
         point = score_stats(sum(s.stats for s in segments), beta=beta, variant=variant)
     # Resample i: the rows of `table` at n draws of a segment index; the draws come a few resamples at a
     # time (the same numbers as drawing the whole n_samples x n array at once, in O(n) memory).

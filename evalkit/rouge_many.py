@@ -77,17 +77,17 @@ def _scores_of_profiles(hyp, refs, variants, beta, aggregation, known_hits=None)
             if known_hits and variant in known_hits:  # counted already, for the whole list at once
                 n = int(variant[5:])
                 hits = known_hits[variant]
-                hyp_total, ref_total = max(0, len(hyp.tokens) - n + 1), max(0, len(refs[0].tokens) - n + 1)
+                hyp_len, ref_len = max(0, len(hyp.tokens) - n + 1), max(0, len(refs[0].tokens) - n + 1)
             else:
-                hits, hyp_total, ref_total = pair_stats(hyp, refs[0], variant)
-            precision = hits / hyp_total if hyp_total > 0 else 0.0
-            recall = hits / ref_total if ref_total > 0 else 0.0
+                hits, hyp_len, ref_len = pair_stats(hyp, refs[0], variant)
+            precision = hits / hyp_len if hyp_len > 0 else 0.0
+            recall = hits / ref_len if ref_len > 0 else 0.0
             # frozen(), inlined: this runs three times per pair.  RougeScore and RougeStats have __slots__
             # (no __dict__): fewer objects for Python's garbage collector to walk when thousands are kept.
             stats = new(RougeStats)
-            put(stats, "hits", hits)
-            put(stats, "hyp_total", hyp_total)
-            put(stats, "ref_total", ref_total)
+            put(stats, "matches", hits)
+            put(stats, "hyp_len", hyp_len)
+            put(stats, "ref_len", ref_len)
             put(stats, "weight", 1.0)
             put(stats, "segments", 1)
             score = out[variant] = new(RougeScore)

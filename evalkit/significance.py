@@ -576,7 +576,7 @@ def _ter_statistics(corpora: Sequence[Corpus], references: Corpus, options: dict
     """``ter.segment_stats`` of each corpus (it checks the options) as integer matrices."""
     per_corpus = [ter.segment_stats(c, references, fast=fast, **options) for c in corpora]
     # ref_length = (sum of reference lengths) / nrefs, so the sum is recovered exactly by rounding.
-    averages = [[Fraction(round(s.ref_length * s.nrefs), s.nrefs) for s in stats] for stats in per_corpus]
+    averages = [[Fraction(round(s.ref_len * s.nrefs), s.nrefs) for s in stats] for stats in per_corpus]
     scale = math.lcm(*(a.denominator for column in averages for a in column))
     return [
         np.array([[s.edits, int(a * scale), scale, 1] for s, a in zip(stats, column)], dtype=np.int64)
@@ -700,7 +700,7 @@ def _rouge_statistics(corpora: Sequence[Corpus], references: Corpus, options: di
         return fixed_point_rows([[getattr(s, measure) for s in scores] for scores in per_corpus])
     if any(s.stats is None for scores in per_corpus for s in scores):
         raise ValueError("average='micro' needs counts: use aggregation 'best' or 'pooled'")
-    return [np.array([[s.stats.hits, s.stats.hyp_total, s.stats.ref_total] for s in scores], dtype=np.int64)
+    return [np.array([[s.stats.matches, s.stats.hyp_len, s.stats.ref_len] for s in scores], dtype=np.int64)
             for scores in per_corpus]
 
 
@@ -709,8 +709,8 @@ def _rouge_score(row: np.ndarray, options: dict) -> float:
     _, average, measure, sentence_options = _rouge_settings(options)
     if average == "mean":
         return fixed_point_mean(row)
-    hits, hyp_total, ref_total = (int(x) for x in row)
-    stats = rouge.RougeStats(hits, hyp_total, ref_total)
+    hits, hyp_len, ref_len = (int(x) for x in row)
+    stats = rouge.RougeStats(hits, hyp_len, ref_len)
     return getattr(rouge.score_stats(stats, beta=sentence_options.get("beta", 1.0)), measure)
 
 

@@ -295,7 +295,7 @@ def rouge_ngram_table(hypothesis: str, reference: str, n: int = 1, *, stemmer: b
                       tokenize: str = "rouge-score"):
     """The n-grams of a pair: one row per distinct n-gram (hypothesis n-grams first, in order of first use,
     then those only in the reference), its count on each side and the clipped match min(hyp, ref).
-    ``df.attrs`` holds the totals (hits, hyp_total, ref_total) and precision, recall and F."""
+    ``df.attrs`` holds the totals (matches, hyp_len, ref_len) and precision, recall and F."""
     from ._checks import check_int
     from .rouge import ngram_counts, ngram_stats, score_stats
 
@@ -309,7 +309,7 @@ def rouge_ngram_table(hypothesis: str, reference: str, n: int = 1, *, stemmer: b
     df = _pd().DataFrame(rows, columns=["n-gram", "hyp", "ref", "matched"])
     stats = ngram_stats(hyp, ref, n)
     result = score_stats(stats)
-    df.attrs.update(hits=stats.hits, hyp_total=stats.hyp_total, ref_total=stats.ref_total,
+    df.attrs.update(matches=stats.matches, hyp_len=stats.hyp_len, ref_len=stats.ref_len,
                     precision=result.precision, recall=result.recall, fmeasure=result.fmeasure)
     return df
 

@@ -20,7 +20,7 @@ the (length-scaled) diagonal, and ties in the backtrace prefer a match or substi
 then an insertion.  After 1,000 candidate shifts have been scored, the search stops.
 
     >>> r = sentence_ter("the cat sat on the mat", ["the cat is on the mat"])
-    >>> r.edits, r.ref_length, round(r.score, 4)
+    >>> r.edits, r.ref_len, round(r.score, 4)
     (1, 6.0, 0.1667)
     >>> r = sentence_ter("on the mat the cat sat", ["the cat sat on the mat"])
     >>> r.shifts, r.edits, round(r.score, 4)
@@ -40,6 +40,7 @@ from typing import Any
 
 from . import __version__
 from ._checks import check_corpus, check_references, check_same_length, check_text
+from .protocol import AdditiveStats, common, segment_count, setting
 
 MAX_SHIFT_SIZE = 10  # words in a shifted block
 MAX_SHIFT_DISTANCE = 50  # how far apart the hypothesis and reference copies of a block may start
@@ -387,53 +388,26 @@ OPTIONS = ("normalized", "no_punct", "asian_support", "case_sensitive")
 
 
 @dataclass(frozen=True)
-class TERStats:
+class TERStats(AdditiveStats):
     """Additive counts for one segment or a corpus (``a + b``, ``sum(list_of_stats)``).
 
     With several references, a segment's edits are those against its closest reference (fewest edits,
-    the first on a tie), and its ``ref_length`` is the *average* length of all its references.
+    the first on a tie), and its ``ref_len`` is the *average* length of all its references.
     """
 
     edits: int
-    ref_length: float
+    ref_len: float
     insertions: int
     deletions: int
     substitutions: int
     shifts: int
-    segments: int = 1
-    nrefs: int | None = 1  # None when segments have different numbers of references
-    normalized: bool = False
-    no_punct: bool = False
-    asian_support: bool = False
-    case_sensitive: bool = False
+    segments: int = segment_count()
+    nrefs: int | None = common(1)  # None when segments have different numbers of references
+    normalized: bool = setting(False, "normalization")
+    no_punct: bool = setting(False, "normalization")
+    asian_support: bool = setting(False, "normalization")
+    case_sensitive: bool = setting(False, "casing")
 
-    def _settings(self) -> tuple[bool, ...]:
-        return (self.normalized, self.no_punct, self.asian_support, self.case_sensitive)
-
-    def __add__(self, other: TERStats) -> TERStats:
-        if not isinstance(other, TERStats):
-            return NotImplemented
-        if self._settings() != other._settings():
-            raise ValueError("cannot add TER statistics counted with different normalization or casing")
-        return TERStats(
-            edits=self.edits + other.edits,
-            ref_length=self.ref_length + other.ref_length,
-            insertions=self.insertions + other.insertions,
-            deletions=self.deletions + other.deletions,
-            substitutions=self.substitutions + other.substitutions,
-            shifts=self.shifts + other.shifts,
-            segments=self.segments + other.segments,
-            nrefs=self.nrefs if self.nrefs == other.nrefs else None,
-            normalized=self.normalized,
-            no_punct=self.no_punct,
-            asian_support=self.asian_support,
-            case_sensitive=self.case_sensitive,
-        )
-
-    def __radd__(self, other: Any) -> TERStats:
-        if other == 0:  # lets the built-in sum() start from 0
-            return self
-        return NotImplemented
 
 
 def stats_from_alignments(alignments: Sequence[TERAlignment], **settings: bool) -> TERStats:
@@ -442,7 +416,7 @@ def stats_from_alignments(alignments: Sequence[TERAlignment], **settings: bool) 
     ops = best.ops
     return TERStats(
         edits=best.edits,
-        ref_length=sum(len(a.reference) for a in alignments) / len(alignments),
+        ref_len=sum(len(a.reference) for a in alignments) / len(alignments),
         insertions=ops.count(INSERT),
         deletions=ops.count(DELETE),
         substitutions=ops.count(SUBSTITUTE),
@@ -462,7 +436,7 @@ class TERResult:
 
     score: float
     edits: int
-    ref_length: float
+    ref_len: float
     insertions: int
     deletions: int
     substitutions: int
@@ -476,7 +450,7 @@ class TERResult:
 
     def __repr__(self) -> str:
         return (
-            f"TERResult(score={self.score:.4f}, edits={self.edits}, ref_length={self.ref_length:.4f}, "
+            f"TERResult(score={self.score:.4f}, edits={self.edits}, ref_len={self.ref_len:.4f}, "
             f"ins={self.insertions}, del={self.deletions}, sub={self.substitutions}, shifts={self.shifts})"
         )
 
@@ -501,14 +475,14 @@ def score_stats(stats: TERStats) -> TERResult:
     edits (a hypothesis for an empty reference) and 0 if not."""
     if not isinstance(stats, TERStats):
         raise TypeError(f"stats must be TERStats, got {type(stats).__name__}")
-    if stats.ref_length > 0:
-        score = stats.edits / stats.ref_length
+    if stats.ref_len > 0:
+        score = stats.edits / stats.ref_len
     else:
         score = 1.0 if stats.edits > 0 else 0.0
     return TERResult(
         score=score,
         edits=stats.edits,
-        ref_length=stats.ref_length,
+        ref_len=stats.ref_len,
         insertions=stats.insertions,
         deletions=stats.deletions,
         substitutions=stats.substitutions,

@@ -35,7 +35,7 @@ def test_rouge_l_of_many_threads_against_one_long_reference(tiny_switch_interval
     assert len(set(expected)) > 3  # the hypotheses differ in their answer, so a wrong mask shows
 
     def lcs_hits(hypothesis):
-        return rouge_many.rouge_scores(hypothesis, [reference], ["rougeL"])["rougeL"].stats.hits
+        return rouge_many.rouge_scores(hypothesis, [reference], ["rougeL"])["rougeL"].stats.matches
 
     wrong = 0
     for _ in range(6):
@@ -51,11 +51,11 @@ def test_rouge_n_of_many_threads_against_shared_profiles(tiny_switch_interval):
     gen = random.Random(1)
     references = [" ".join(gen.choice(WORDS[:30]) for _ in range(300)) for _ in range(3)]
     hypotheses = [" ".join(gen.choice(WORDS[:30]) for _ in range(gen.randint(1, 40))) for _ in range(60)]
-    expected = [[rouge.rouge_n(h, [r], n).stats.hits for n in (1, 2, 3) for r in references] for h in hypotheses]
+    expected = [[rouge.rouge_n(h, [r], n).stats.matches for n in (1, 2, 3) for r in references] for h in hypotheses]
 
     def hits(hypothesis):
         scores = [rouge_many.rouge_scores(hypothesis, [r], ["rouge1", "rouge2", "rouge3"]) for r in references]
-        return [s[f"rouge{n}"].stats.hits for n in (1, 2, 3) for s in scores]
+        return [s[f"rouge{n}"].stats.matches for n in (1, 2, 3) for s in scores]
 
     for _ in range(3):
         evalkit.clear_caches()

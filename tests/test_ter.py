@@ -223,7 +223,7 @@ def test_corpus_is_summed_statistics(wmt17):
 
 def test_result_repr_and_signature():
     r = sentence_ter("the cat", ["the cat sat"])
-    assert repr(r) == "TERResult(score=0.3333, edits=1, ref_length=3.0000, ins=1, del=0, sub=0, shifts=0)"
+    assert repr(r) == "TERResult(score=0.3333, edits=1, ref_len=3.0000, ins=1, del=0, sub=0, shifts=0)"
     assert float(r) == r.score
     assert r.signature.startswith("nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no")
 
