@@ -27,7 +27,10 @@ Where things live (hypothesis first, references second, everywhere; a tokenizer 
 ``rouge_corpus``    corpus ROUGE with a bootstrap confidence interval
 ``ranking``         ranking systems by score (one tie rule)
 ``fast``            metric-agnostic fast engines and their caches (no metric lives there)
-``tables``          pandas views of every step; ``plots`` (matplotlib); ``widgets`` (ipywidgets)
+``tables``          the views (above the metrics; no metric module imports them): pandas tables of every
+                    step, ``chrf_table`` among them
+``plots``           matplotlib figures, ``plot_agreement`` (metric against human scores) among them
+``widgets``         the BLEU weights explorer (ipywidgets), with its table and bars as HTML and SVG
 ``data``            the corpora shipped in ``data/``
 ==================  ======================================================================================
 

@@ -525,18 +525,6 @@ def corpus_chrf(
     return score_stats(stats)
 
 
-def chrf_table(hypothesis: str, reference: str, n: int, *, whitespace: bool = False, lowercase: bool = False):
-    """A pandas table of the character n-grams of order ``n``: count in the hypothesis, in the reference,
-    and the clipped match (imports pandas when called)."""
-    import pandas as pd
-
-    hyp = char_ngrams(prepare(hypothesis, lowercase=lowercase), n, whitespace=whitespace)
-    ref = char_ngrams(prepare(reference, lowercase=lowercase), n, whitespace=whitespace)
-    grams = list(hyp) + [g for g in ref if g not in hyp]
-    rows = [{"n-gram": g, "hypothesis": hyp[g], "reference": ref[g], "matched": min(hyp[g], ref[g])} for g in grams]
-    return pd.DataFrame(rows, columns=["n-gram", "hypothesis", "reference", "matched"])
-
-
 __all__ = [
     "BETA",
     "CHAR_ORDER",
@@ -549,7 +537,6 @@ __all__ = [
     "best_reference_counts",
     "char_ngrams",
     "chrf_percent",
-    "chrf_table",
     "chrf_value",
     "corpus_chrf",
     "corpus_stats",

@@ -14,7 +14,6 @@ from sacrebleu.metrics import CHRF
 from evalkit.chrf import (
     CHRFStats,
     char_ngrams,
-    chrf_table,
     corpus_chrf,
     corpus_stats,
     score_stats,
@@ -86,12 +85,6 @@ def test_fast_word_split_equals_the_readable_one(wmt17):
     texts = reference + systems["online-G"] + ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
                                                for _ in range(20000)]
     assert [split_punctuation_fast(t) for t in texts] == [split_punctuation(t) for t in texts]
-
-
-def test_table_lists_every_ngram():
-    t = chrf_table("the cat", "the hat", 2)
-    assert list(t.columns) == ["n-gram", "hypothesis", "reference", "matched"]
-    assert t["matched"].sum() == sentence_chrf("the cat", ["the hat"]).orders[1].matches
 
 
 # ------------------------------------------------------------------------------------------ sacreBLEU
