@@ -46,7 +46,7 @@ from typing import Any
 
 from . import __version__
 from ._checks import check_corpus, check_int, check_references, check_same_length, check_text
-from .protocol import AdditiveStats, common, segment_count, setting
+from .protocol import AdditiveStats, common, f_score, segment_count, setting
 
 CHAR_ORDER = 6
 WORD_ORDER = 0
@@ -159,13 +159,6 @@ class CHRFStats(AdditiveStats):
 # --------------------------------------------------------------------------------------------------------
 # Scoring
 # --------------------------------------------------------------------------------------------------------
-def f_beta(precision: float, recall: float, beta: float) -> float:
-    """F_beta = (1 + beta^2) P R / (beta^2 P + R); 0 when P and R are both 0."""
-    factor = beta**2
-    denominator = factor * precision + recall
-    return (1 + factor) * precision * recall / denominator if denominator > 0 else 0.0
-
-
 def chrf_value(hyp: Sequence[int], ref: Sequence[int], matches: Sequence[int], beta: float, eps_smoothing: bool) -> float:
     """The chrF score in [0, 1] of per-order counts."""
     return chrf_percent(hyp, ref, matches, beta, eps_smoothing) / 100
@@ -178,15 +171,22 @@ def chrf_percent(hyp: Sequence[int], ref: Sequence[int], matches: Sequence[int],
     Default: average precision and recall over the orders where both sides have n-grams, then one F.
     ``eps_smoothing``: the mean over all orders of the per-order F, EPSILON standing in where undefined.
     """
-    factor = beta**2
     if eps_smoothing:
         total = 0.0
         for h, r, m in zip(hyp, ref, matches):
             p = m / h if h > 0 else EPSILON
             rec = m / r if r > 0 else EPSILON
-            denominator = factor * p + rec
-            total += (1 + factor) * p * rec / denominator if denominator > 0 else EPSILON
+            total += f_score(p, rec, beta) if beta * beta * p + rec > 0 else EPSILON
         return 100 * total / len(hyp)
+    avg_p, avg_r, effective_order = average_precision_recall(hyp, ref, matches)
+    if effective_order == 0 or avg_p + avg_r == 0:
+        return 0.0
+    return 100 * f_score(avg_p, avg_r, beta)
+
+
+def average_precision_recall(hyp: Sequence[int], ref: Sequence[int], matches: Sequence[int]) -> tuple[float, float, int]:
+    """(P, R, k): precision and recall averaged over the k orders where both sides have n-grams (0, 0, 0 when
+    there is none), added up order by order as sacreBLEU adds them."""
     sum_p = sum_r = 0.0
     effective_order = 0
     for h, r, m in zip(hyp, ref, matches):
@@ -195,11 +195,8 @@ def chrf_percent(hyp: Sequence[int], ref: Sequence[int], matches: Sequence[int],
             sum_r += m / r
             effective_order += 1
     if effective_order == 0:
-        return 0.0
-    avg_p, avg_r = sum_p / effective_order, sum_r / effective_order
-    if avg_p + avg_r == 0:
-        return 0.0
-    return 100 * ((1 + factor) * avg_p * avg_r / (factor * avg_p + avg_r))
+        return 0.0, 0.0, 0
+    return sum_p / effective_order, sum_r / effective_order, effective_order
 
 
 @dataclass(frozen=True)
@@ -214,7 +211,7 @@ class OrderScore:
     matches: int
     precision: float | None
     recall: float | None
-    f: float | None
+    fmeasure: float | None
 
     def __repr__(self) -> str:
         return f"{self.kind}{self.n}:{self.matches}/{self.hyp}/{self.ref}"
@@ -303,10 +300,8 @@ def score_stats(stats: CHRFStats, *, beta: float | None = None, eps_smoothing: b
         kind, n = ("char", k + 1) if k < stats.char_order else ("word", k + 1 - stats.char_order)
         p = m / h if h else None
         rec = m / r if r else None
-        orders.append(OrderScore(kind, n, h, r, m, p, rec, f_beta(p, rec, beta) if p is not None and rec is not None else None))
-    used = [o for o in orders if o.precision is not None and o.recall is not None]
-    avg_p = math.fsum(o.precision for o in used) / len(used) if used else 0.0
-    avg_r = math.fsum(o.recall for o in used) / len(used) if used else 0.0
+        orders.append(OrderScore(kind, n, h, r, m, p, rec, f_score(p, rec, beta) if p is not None and rec is not None else None))
+    avg_p, avg_r, _ = average_precision_recall(stats.hyp, stats.ref, stats.matches)
     return CHRFResult(
         score=chrf_value(stats.hyp, stats.ref, stats.matches, beta, eps_smoothing),
         orders=tuple(orders),
@@ -540,7 +535,7 @@ __all__ = [
     "chrf_value",
     "corpus_chrf",
     "corpus_stats",
-    "f_beta",
+    "average_precision_recall",
     "match_counts",
     "score_stats",
     "segment_stats",

@@ -78,14 +78,13 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ._checks import check_bool, check_choice, check_int, check_references, check_string
-from .protocol import AdditiveStats, segment_count, setting
+from .protocol import AdditiveStats, f_score, segment_count, setting
 from .lcs import DEFAULT_WEIGHT, lcs_table, union_lcs, wlcs_hit_positions, wlcs_tables
 from .tokenize import check_tokenize, get_tokenizer, stem, warn_about_tokenization
 
@@ -195,23 +194,26 @@ class RougeScore:
         return f"RougeScore({name}P={self.precision:.4f}, R={self.recall:.4f}, F={self.fmeasure:.4f})"
 
 
-def f_measure(precision: float, recall: float, beta: float = 1.0) -> float:
-    """F_beta = (1 + beta^2) P R / (beta^2 P + R); 0 when P and R are both 0.
+def precision_recall(matches, hyp_len, ref_len, weight: float = 1.0):
+    """(P, R) of counts: P = f^-1(matches / hyp_len), R = f^-1(matches / ref_len), with f^-1(x) =
+    x ** (1 / weight) (the identity unless this is ROUGE-W); a zero total gives 0.  Numbers, or numpy arrays
+    of summed counts (a bootstrap's resamples): the same floats either way.
 
-    With beta = 1 this is 2PR / (P + R), computed in the same floating-point steps as rouge-score.
-    F is a weighted harmonic mean of P and R, so it lies between them.  Where beta ** 2 or a product
-    underflows (beta below about 1e-154, or P and R near the smallest float) the formula can leave that
-    range (it gave 1.0 for P = 0.75, R = 5e-324, beta = 1e-300), and for betas other than 1 the result is
-    held in it (with beta = 1 it cannot rise above max(P, R)).
+        >>> precision_recall(3, 4, 6)
+        (0.75, 0.5)
     """
-    b2 = beta * beta
-    denominator = b2 * precision + recall
-    if denominator <= 0:
-        return 0.0
-    f = (1 + b2) * precision * recall / denominator
-    if beta != 1 and precision > 0 and recall > 0 and min(b2, precision * recall, b2 * precision) < sys.float_info.min:
-        f = min(max(f, min(precision, recall)), max(precision, recall))
-    return f
+    if not hasattr(matches, "shape"):
+        precision = _inverse_weight(matches / hyp_len, weight) if hyp_len > 0 else 0.0
+        recall = _inverse_weight(matches / ref_len, weight) if ref_len > 0 else 0.0
+        return precision, recall
+    import numpy as np
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(hyp_len > 0, matches / np.where(hyp_len > 0, hyp_len, 1), 0.0)
+        r = np.where(ref_len > 0, matches / np.where(ref_len > 0, ref_len, 1), 0.0)
+    if weight != 1:
+        p, r = np.minimum(1.0, p ** (1 / weight)), np.minimum(1.0, r ** (1 / weight))
+    return p, r
 
 
 def score_stats(stats: RougeStats, *, beta: float = 1.0, variant: str = "") -> RougeScore:
@@ -226,9 +228,8 @@ def score_stats(stats: RougeStats, *, beta: float = 1.0, variant: str = "") -> R
     if not isinstance(stats, RougeStats):
         raise TypeError(f"stats must be RougeStats, got {type(stats).__name__}")
     _check_beta(beta)
-    precision = _inverse_weight(stats.matches / stats.hyp_len, stats.weight) if stats.hyp_len > 0 else 0.0
-    recall = _inverse_weight(stats.matches / stats.ref_len, stats.weight) if stats.ref_len > 0 else 0.0
-    return RougeScore(precision, recall, f_measure(precision, recall, beta), variant, beta, stats)
+    precision, recall = precision_recall(stats.matches, stats.hyp_len, stats.ref_len, stats.weight)
+    return RougeScore(precision, recall, f_score(precision, recall, beta), variant, beta, stats)
 
 
 def _inverse_weight(x: float, weight: float) -> float:
@@ -723,7 +724,7 @@ __all__ = [
     "check_options",
     "check_order",
     "combine_references",
-    "f_measure",
+    "precision_recall",
     "lcs_stats",
     "mean_score",
     "ngram_counts",

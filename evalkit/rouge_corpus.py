@@ -16,14 +16,27 @@ from __future__ import annotations
 
 import numbers
 import re
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ._checks import check_choice, check_corpus, check_int, check_same_length
 from .fast import uniform_draws_in_chunks
-from .rouge import RougeScore, check_inputs, check_order, mean_score, rouge_l, rouge_lsum, rouge_n, rouge_s, rouge_su, rouge_w, score_stats
+from .protocol import f_score
+from .rouge import (
+    RougeScore,
+    check_inputs,
+    check_order,
+    mean_score,
+    precision_recall,
+    rouge_l,
+    rouge_lsum,
+    rouge_n,
+    rouge_s,
+    rouge_su,
+    rouge_w,
+    score_stats,
+)
 from .tokenize import one_tokenization_warning
 
 AVERAGES = ("mean", "micro")
@@ -134,30 +147,12 @@ BOOTSTRAP_CHUNK = 2**20  # draws held at once: resamples x segments, at least on
 
 
 def micro_scores(summed, weight: float, beta: float):
-    """(P, R, F) per row of summed (hits, hypothesis units, reference units), as score_stats computes them."""
+    """(P, R, F) per row of summed (matches, hyp_len, ref_len), as :func:`evalkit.rouge.score_stats` computes
+    them (the same floats)."""
     import numpy as np
 
-    hits, hyp_len, ref_len = summed[:, 0], summed[:, 1], summed[:, 2]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(hyp_len > 0, (hits / np.where(hyp_len > 0, hyp_len, 1)) ** (1 / weight), 0.0)
-        r = np.where(ref_len > 0, (hits / np.where(ref_len > 0, ref_len, 1)) ** (1 / weight), 0.0)
-        f = f_measure_rows(p, r, beta)
-    return np.stack([p, r, f], axis=1)
-
-
-def f_measure_rows(p, r, beta: float):
-    """:func:`evalkit.rouge.f_measure` of numpy arrays of precisions and recalls, in the same floating-point
-    steps (so the same floats), held between P and R, as there, where beta ** 2 or a product underflows."""
-    import numpy as np
-
-    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
-        b2 = beta * beta
-        den = b2 * p + r
-        f = np.where(den > 0, (1 + b2) * p * r / np.where(den > 0, den, 1), 0.0)
-        if beta == 1:
-            return f
-        underflow = (p > 0) & (r > 0) & (np.minimum(np.minimum(b2, p * r), b2 * p) < sys.float_info.min)
-    return np.where(underflow, np.clip(f, np.minimum(p, r), np.maximum(p, r)), f)
+    p, r = precision_recall(summed[:, 0], summed[:, 1], summed[:, 2], weight)
+    return np.stack([p, r, f_score(p, r, beta)], axis=1)
 
 
 def bootstrap_interval(segments: Sequence[RougeScore], average: str = "mean", *, n_samples: int = 1000,
@@ -240,4 +235,4 @@ def corpus_rouge(
 
 
 __all__ = ["AVERAGES", "BootstrapInterval", "RougeCorpusResult", "bootstrap_interval", "check_confidence",
-           "check_segment_scores", "corpus_rouge", "f_measure_rows", "get_scorer", "micro_scores", "segment_scores"]
+           "check_segment_scores", "corpus_rouge", "get_scorer", "micro_scores", "segment_scores"]
