@@ -23,7 +23,7 @@ from evalkit.chrf import (
     sentence_stats,
     split_punctuation,
 )
-from evalkit.chrf_fast import split_punctuation_fast
+from evalkit.chrf import chrf_references, split_punctuation_fast
 
 CONFIGS = [dict(word_order=0, eps_smoothing=False), dict(word_order=0, eps_smoothing=True),
            dict(word_order=2, eps_smoothing=False), dict(word_order=2, eps_smoothing=True)]
@@ -218,10 +218,13 @@ def test_fast_statistics_equal_the_readable_sum(cfg, wmt17):
         assert fast == corpus_stats(systems[name], refs, fast=False, **cfg)
 
 
-def test_a_huge_alphabet_falls_back_to_the_readable_count():
-    # 1,100 distinct characters need 11 bits each: six of them no longer fit in one int64 key
-    ref = "".join(chr(0x4E00 + i) for i in range(1100))
+def test_a_huge_alphabet_is_counted_with_ranked_ngram_ids():
+    # 3,000 distinct characters: a 6-gram as a pair code of pair codes (3,000^6) would not fit in an int64
+    # key, so the index ranks the n-grams among the references' instead; the counts stay the readable ones
+    ref = "".join(chr(0x4E00 + i) for i in range(3000))
     hyps, refs = [ref[::2], ref[:500]], [[ref], [ref[100:900]]]
+    index = chrf_references([(ref,), (ref[100:900],)], 6, 0, False, False).chars
+    assert index.pair_tables[0] is None and any(t is not None for t in index.pair_tables)  # packed, then ranked
     for cfg in CONFIGS:
         assert corpus_stats(hyps, refs, **cfg) == corpus_stats(hyps, refs, fast=False, **cfg)
         assert close(corpus_chrf(hyps, refs, **cfg).score * 100,
