@@ -48,6 +48,13 @@ BEAM_WIDTH = 25  # cells either side of the diagonal filled in each row of the e
 MAX_SHIFT_CANDIDATES = 1000  # candidate shifts scored per segment before the search gives up
 INFINITY = 10**16  # the cost of a cell outside the beam
 
+
+def search_limits() -> dict:
+    """The limits above as the keyword arguments of the fast search (:func:`evalkit.ter_fast.ter_edits`),
+    read when called: the fast search keeps no copy of them."""
+    return dict(beam_bounds=beam_bounds, max_shift_size=MAX_SHIFT_SIZE, max_shift_distance=MAX_SHIFT_DISTANCE,
+                max_candidates=MAX_SHIFT_CANDIDATES, infinity=INFINITY)
+
 # Edit operations, from the hypothesis's point of view (rewriting the hypothesis into the reference).
 MATCH, SUBSTITUTE, INSERT, DELETE = "=", "S", "I", "D"
 
@@ -559,11 +566,14 @@ def segment_stats(
         ]
     from .ter_fast import ter_edits  # the second implementation; tests prove it equal
 
+    limits = search_limits()  # this module's limits, passed in: ter_fast keeps no copy of them
+
     out = []
     for i, (h, refs) in enumerate(zip(hypotheses, references)):
         hyp = _as_words(h, f"hypothesis[{i}]", options)
         refs = check_references(refs, f"references[{i}]")
-        counts = [ter_edits(hyp, _as_words(r, f"references[{i}][{j}]", options)) for j, r in enumerate(refs)]
+        counts = [ter_edits(hyp, _as_words(r, f"references[{i}][{j}]", options), **limits)
+                  for j, r in enumerate(refs)]
         best = min(range(len(counts)), key=lambda k: counts[k][0])
         edits, ins, dels, subs, shifts, _ = counts[best]
         out.append(TERStats(edits, sum(c[5] for c in counts) / len(counts), ins, dels, subs, shifts,
@@ -651,6 +661,7 @@ __all__ = [
     "matching_blocks",
     "normalize_ter",
     "score_stats",
+    "search_limits",
     "segment_stats",
     "sentence_stats",
     "sentence_ter",
