@@ -56,7 +56,7 @@ from ._checks import (
     normalize_weights,
 )
 from .ngrams import clipped_matches
-from .protocol import AdditiveStats, common, segment_count, setting
+from .protocol import AdditiveStats, Metric, common, register_metric, segment_count, setting
 from .tokenize import check_tokenize, get_tokenizer, warn_about_corpus_tokenization, warn_about_tokenization
 
 SACREBLEU_SMOOTHING = ("none", "floor", "add-k", "exp")
@@ -925,6 +925,111 @@ def corpus_bleu(
     return results if is_weights_list(weights) else results[0]
 
 
+# --------------------------------------------------------------------------------------------------------
+# The metric protocol (evalkit.protocol): what significance tests and bootstraps use
+# --------------------------------------------------------------------------------------------------------
+# A row is BLEUStats.row(): hyp_len, closest_ref_len, shortest_ref_len, matches_1..N, totals_1..N, empty_1..N.
+# Rows add up over segments; score_row and score_rows turn a sum back into BLEU.
+METRIC_OPTIONS = frozenset(
+    {"weights", "smoothing", "tokenize", "lowercase", "effective_order", "ref_length", "smooth_value"}
+)
+_SCORE_OPTIONS = ("weights", "smoothing", "effective_order", "ref_length", "smooth_value")
+
+
+def corpus_rows(corpora: Sequence[Sequence[Any]], references: Sequence[Any], options: dict, fast: bool = True) -> list:
+    """One :func:`segment_matrix` per corpus, for :func:`corpus_bleu`'s keyword ``options``."""
+    check_weights(options.get("weights", DEFAULT_WEIGHTS))
+    check_choice("smoothing", options.get("smoothing", "none"), SMOOTHING)
+    order = len(options.get("weights", DEFAULT_WEIGHTS))
+    if options.get("smoothing") in ("method5", "method7"):  # these look one order beyond the last weight
+        order = max(order, 5)
+    tokenize, lowercase = options.get("tokenize", "none"), options.get("lowercase", False)
+    check_tokenize(tokenize)
+    check_bool("lowercase", lowercase)
+    return [segment_matrix(c, references, max_order=order, tokenize=tokenize, lowercase=lowercase, fast=fast)
+            for c in corpora]
+
+
+def score_row(row: Sequence[int], options: dict) -> float:
+    """The readable way: the summed row as :class:`BLEUStats`, scored by :func:`score_stats`."""
+    stats = BLEUStats.from_row([int(x) for x in row])
+    return score_stats(stats, **{k: options[k] for k in _SCORE_OPTIONS if k in options}).score
+
+
+def score_rows(rows, options: dict, float32: bool = False):
+    """The BLEU of many summed rows at once (numpy), step for step as :func:`score_stats` computes it
+    (the same floats; tests/test_bleu.py proves it), for sacreBLEU's smoothing family.
+
+    ``float32=True`` rounds each precision as sacreBLEU does when it scores resampled float32 statistics.
+    Returns ``None`` for NLTK's smoothing methods (they are scored row by row).
+    """
+    import numpy as np
+
+    smoothing = options.get("smoothing", "none")
+    if smoothing not in SACREBLEU_SMOOTHING:
+        return None
+    weights = np.array(options.get("weights", DEFAULT_WEIGHTS), dtype=np.float64)
+    order = len(weights)
+    smooth_value = options.get("smooth_value")
+    k = DEFAULT_SMOOTH_VALUES.get(smoothing) if smooth_value is None else float(smooth_value)
+    effective = options.get("effective_order", False)
+    stored = (rows.shape[1] - 3) // 3
+    c = rows[:, 0].astype(np.float64)
+    r = rows[:, 1 if options.get("ref_length", "closest") == "closest" else 2].astype(np.float64)
+    matches = rows[:, 3 : 3 + order].astype(np.float64)
+    totals = rows[:, 3 + stored : 3 + stored + order].astype(np.float64)
+    m = len(rows)
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bp = np.where(c > r, 1.0, np.where(c == 0, 0.0, np.exp(1 - r / np.where(c == 0, 1, c))))
+    values = np.zeros((m, order))
+    used = np.full(m, order)
+    going = matches.sum(axis=1) > 0  # no match at all: BLEU is 0
+    halving = np.ones(m)
+    f32 = np.float32
+    for i in range(order):
+        correct, total = matches[:, i], totals[:, i]
+        if smoothing == "add-k" and i > 0:
+            correct, total = correct + k, total + k
+            if float32:
+                correct = (matches[:, i].astype(f32) + f32(k)).astype(np.float64)
+                total = (totals[:, i].astype(f32) + f32(k)).astype(np.float64)
+        going = going & (total != 0)  # no n-grams of this order: stop here
+        if effective:
+            used = np.where(going, i + 1, used)
+        hit = going & (correct > 0)
+        miss = going & (correct == 0)
+        safe_total = np.where(total == 0, 1.0, total)
+        if float32:  # sacreBLEU computes 100 * correct / total in float32, then BLEU in percent
+            p = (f32(100) * correct.astype(f32) / safe_total.astype(f32)).astype(np.float64) / 100
+        else:
+            p = correct / safe_total
+        values[:, i] = np.where(hit, p, 0.0)
+        if smoothing == "exp":
+            halving = np.where(miss, halving * 2, halving)
+            if float32:
+                q = (f32(100) / (halving.astype(f32) * safe_total.astype(f32))).astype(np.float64) / 100
+            else:
+                q = 1 / (halving * safe_total)
+            values[:, i] = np.where(miss, q, values[:, i])
+        elif smoothing == "floor":
+            if float32:
+                q = (f32(100 * k) / safe_total.astype(f32)).astype(np.float64) / 100
+            else:
+                q = k / safe_total
+            values[:, i] = np.where(miss, q, values[:, i])
+
+    w = np.where(np.arange(order)[None, :] < used[:, None], weights[None, :], 0.0)
+    w_sum = w.sum(axis=1, keepdims=True)
+    w = w / np.where(w_sum == 0, 1, w_sum)
+    zero = ((w > 0) & (values == 0)).any(axis=1) | (w_sum[:, 0] == 0)
+    logs = np.log(np.where(values > 0, values, 1.0))
+    return np.where(zero, 0.0, bp * np.exp((w * logs).sum(axis=1)))
+
+
+METRIC = register_metric(Metric("bleu", METRIC_OPTIONS, corpus_rows, score_row, score_rows))
+
+
 __all__ = [
     "BLEUStats",
     "BLEUResult",
@@ -934,9 +1039,12 @@ __all__ = [
     "brevity_penalty",
     "closest_ref_length",
     "corpus_bleu",
+    "corpus_rows",
     "corpus_stats",
     "corpus_stats_indexed",
     "is_weights_list",
+    "score_row",
+    "score_rows",
     "score_stats",
     "segment_matrix",
     "segment_stats",

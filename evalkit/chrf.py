@@ -48,7 +48,7 @@ from typing import Any
 from . import __version__
 from .fast import MB, BoundedCache, IdsOrMinusOne, ReferenceIndex, code_points, register_cache
 from ._checks import check_corpus, check_int, check_references, check_same_length, check_text
-from .protocol import AdditiveStats, common, f_score, segment_count, setting
+from .protocol import AdditiveStats, Metric, common, f_score, register_metric, segment_count, setting
 
 CHAR_ORDER = 6
 WORD_ORDER = 0
@@ -671,6 +671,83 @@ def corpus_chrf(
     return score_stats(stats)  # step 4
 
 
+# --------------------------------------------------------------------------------------------------------
+# The metric protocol (evalkit.protocol): what significance tests and bootstraps use
+# --------------------------------------------------------------------------------------------------------
+# A row is CHRFStats.row(): hyp_1..K, ref_1..K, matches_1..K, K = char_order + word_order.
+METRIC_OPTIONS = frozenset({"char_order", "word_order", "beta", "lowercase", "whitespace", "eps_smoothing"})
+
+
+def _settings(options: dict) -> dict:
+    return dict(char_order=options.get("char_order", CHAR_ORDER), word_order=options.get("word_order", WORD_ORDER),
+                beta=options.get("beta", BETA), lowercase=options.get("lowercase", False),
+                whitespace=options.get("whitespace", False), eps_smoothing=options.get("eps_smoothing", False))
+
+
+def corpus_rows(corpora: Sequence[Sequence[Any]], references: Sequence[Any], options: dict, fast: bool = True) -> list:
+    """:func:`segment_stats` of each corpus as an int64 matrix, a row per segment (it checks the options)."""
+    import numpy as np
+
+    settings = _settings(options)
+    k = settings["char_order"] + settings["word_order"]
+    return [np.array([s.row() for s in segment_stats(c, references, fast=fast, **settings)],
+                     dtype=np.int64).reshape(len(c), 3 * k)
+            for c in corpora]
+
+
+def score_row(row: Sequence[int], options: dict) -> float:
+    """The readable way: the summed row as :class:`CHRFStats`, scored by :func:`score_stats`."""
+    return score_stats(CHRFStats.from_row([int(x) for x in row], **_settings(options))).score
+
+
+def score_rows(rows, options: dict, float32: bool = False):
+    """:func:`chrf_percent` of many summed rows at once (numpy), operation for operation (the same floats;
+    tests/test_chrf.py proves it), divided by 100.
+
+    ``float32=True``: sacreBLEU's float32 percentages (not divided by 100).  sacreBLEU scores resampled
+    statistics held as float32 numpy numbers, so every division, sum and product of its ``_compute_f_score``
+    is a float32 operation (numpy rounds the Python constants beta^2 and 1 + beta^2 to float32 first).  Not
+    offered with ``eps_smoothing`` (there sacreBLEU mixes float32 with float64 constants order by order):
+    ``None``.
+    """
+    import numpy as np
+
+    settings = _settings(options)
+    k = settings["char_order"] + settings["word_order"]
+    beta = settings["beta"]
+    if float32 and settings["eps_smoothing"]:
+        return None
+    dtype = np.float32 if float32 else np.float64
+    hyp, ref, matches = (rows[:, i * k : (i + 1) * k].astype(dtype) for i in range(3))
+    safe_hyp, safe_ref = np.where(hyp > 0, hyp, 1), np.where(ref > 0, ref, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if settings["eps_smoothing"]:  # the mean over all orders of the per-order F
+            total = np.zeros(len(rows))
+            for i in range(k):
+                p = np.where(hyp[:, i] > 0, matches[:, i] / safe_hyp[:, i], EPSILON)
+                r = np.where(ref[:, i] > 0, matches[:, i] / safe_ref[:, i], EPSILON)
+                total = total + np.where(beta * beta * p + r > 0, f_score(p, r, beta), EPSILON)
+            return 100 * total / k / 100
+        # Precision and recall averaged over the orders where both sides have n-grams, then one F.
+        sum_p, sum_r = np.zeros(len(rows), dtype=dtype), np.zeros(len(rows), dtype=dtype)
+        effective = np.zeros(len(rows), dtype=np.int64)
+        for i in range(k):
+            both = (hyp[:, i] > 0) & (ref[:, i] > 0)
+            sum_p = np.where(both, sum_p + matches[:, i] / safe_hyp[:, i], sum_p)
+            sum_r = np.where(both, sum_r + matches[:, i] / safe_ref[:, i], sum_r)
+            effective += both
+        n = np.where(effective > 0, effective, 1).astype(dtype)
+        avg_p, avg_r = sum_p / n, sum_r / n
+        f = f_score(avg_p, avg_r, beta)
+        zero = (effective == 0) | (avg_p + avg_r == 0)
+    if float32:
+        return np.where(zero, np.float32(0), np.float32(100) * f)  # sacreBLEU's percentages, float32
+    return np.where(zero, 0.0, 100 * f) / 100
+
+
+METRIC = register_metric(Metric("chrf", METRIC_OPTIONS, corpus_rows, score_row, score_rows, float32_scale=100.0))
+
+
 __all__ = [
     "BETA",
     "CHAR_ORDER",
@@ -685,9 +762,12 @@ __all__ = [
     "chrf_percent",
     "chrf_value",
     "corpus_chrf",
+    "corpus_rows",
     "corpus_stats",
     "average_precision_recall",
     "match_counts",
+    "score_row",
+    "score_rows",
     "score_stats",
     "segment_stats",
     "sentence_chrf",

@@ -34,9 +34,11 @@ Three things follow, and live here once:
 from __future__ import annotations
 
 import importlib
+import math
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import MISSING, dataclass, field, fields
+from fractions import Fraction
 from typing import Any
 
 # --------------------------------------------------------------------------------------------------------
@@ -185,7 +187,7 @@ def f_score(precision, recall, beta: float = 1.0):
 class Metric:
     """What a paired test or a bootstrap needs from a metric whose statistics add up over segments.
 
-    ``rows(corpora, references, options, fast)``: one integer matrix per corpus (numpy, int64), a row per
+    ``statistics(corpora, references, options, fast)``: one integer matrix per corpus (numpy, int64), a row per
     segment and a column per statistic, for the metric's keyword ``options``.  ``score(row, options)``:
     the score of one row of *summed* statistics, the readable way (the metric's ``score_stats``).
     ``score_rows(rows, options, float32)``: optional, the scores of many summed rows at once (numpy),
@@ -198,7 +200,7 @@ class Metric:
 
     name: str
     options: frozenset[str]
-    rows: Callable[[Sequence[Sequence[Any]], Sequence[Any], dict, bool], list]
+    statistics: Callable[[Sequence[Sequence[Any]], Sequence[Any], dict, bool], list]
     score: Callable[[Any, dict], float]
     score_rows: Callable[[Any, dict, bool], Any] | None = None
     float32_scale: float = 1.0
@@ -228,5 +230,50 @@ def get_metric(name: Any) -> Metric:
     return METRICS[name]
 
 
-__all__ = ["AdditiveStats", "BUILT_IN", "METRICS", "Metric", "common", "f_score", "get_metric", "register_metric",
+# --------------------------------------------------------------------------------------------------------
+# Float statistics as exact integer rows
+# --------------------------------------------------------------------------------------------------------
+# Some corpus scores are a mean of the segments' scores (ROUGE as rouge-score computes it).  Floats do not
+# add up exactly in floating point, so each score v is written exactly as an integer number of 2**-E (E: the
+# most binary digits any score needs after the point) and split into pieces of LIMB_BITS bits.  Sums of the
+# pieces stay exact in a resampler's float64 matrix products, and fixed_point_mean rebuilds the exact sum
+# and rounds it once (math.fsum), so the mean is math.fsum(scores) / n to the last bit.
+# A row: the pieces of v * 2**E (lowest first), E, 1 (summed over n segments: n * E and n).
+LIMB_BITS = 26  # a piece of a fixed-point score: a sum over n < 2**27 segments stays below 2**53
+
+
+def fixed_point_rows(values: Sequence[Sequence[float]]) -> list[np.ndarray]:
+    """Floats >= 0 as exact integer rows, one matrix per list of ``values`` (all with one scale E):
+    the pieces of v * 2**E, LIMB_BITS bits each (lowest first), then E, then 1.
+
+        >>> fixed_point_rows([[0.5, 0.75]])[0].tolist()   # E = 2: 0.5 = 2 / 4, 0.75 = 3 / 4
+        [[2, 2, 1], [3, 2, 1]]
+    """
+    import numpy as np
+
+    exact = [[Fraction(v) for v in column] for column in values]  # a float is a fraction over a power of 2
+    for column in exact:
+        for v in column:
+            if v < 0:
+                raise ValueError(f"fixed-point statistics must be >= 0, got {float(v)}")
+    e = max(v.denominator.bit_length() - 1 for column in exact for v in column)
+    scaled = [[int(v * 2**e) for v in column] for column in exact]
+    limbs = max(1, math.ceil(max(x for column in scaled for x in column).bit_length() / LIMB_BITS))
+    mask = (1 << LIMB_BITS) - 1
+    return [
+        np.array([[(x >> (LIMB_BITS * j)) & mask for j in range(limbs)] + [e, 1] for x in column], dtype=np.int64)
+        for column in scaled
+    ]
+
+
+def fixed_point_mean(row: Sequence[int]) -> float:
+    """The mean of the floats summed into ``row`` (of :func:`fixed_point_rows`): their exact sum rounded
+    once to a float, divided by their number (math.fsum(values) / n, to the last bit)."""
+    *limbs, e_sum, n = (int(x) for x in row)
+    e = e_sum // n
+    # Each piece times 2**(LIMB_BITS * j - e) is an exact float; fsum rounds their exact sum once.
+    return math.fsum(math.ldexp(limb, LIMB_BITS * j - e) for j, limb in enumerate(limbs)) / n
+
+
+__all__ = ["AdditiveStats", "BUILT_IN", "LIMB_BITS", "METRICS", "Metric", "common", "f_score", "fixed_point_mean", "fixed_point_rows", "get_metric", "register_metric",
            "segment_count", "setting"]

@@ -36,11 +36,12 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from . import __version__
 from ._checks import check_corpus, check_references, check_same_length, check_text
-from .protocol import AdditiveStats, common, segment_count, setting
+from .protocol import AdditiveStats, Metric, common, register_metric, segment_count, setting
 
 MAX_SHIFT_SIZE = 10  # words in a shifted block
 MAX_SHIFT_DISTANCE = 50  # how far apart the hypothesis and reference copies of a block may start
@@ -639,7 +640,68 @@ def corpus_ter(
                                     asian_support=asian_support, case_sensitive=case_sensitive, fast=fast))
 
 
+# --------------------------------------------------------------------------------------------------------
+# The metric protocol (evalkit.protocol): what significance tests and bootstraps use
+# --------------------------------------------------------------------------------------------------------
+# A segment's TER statistics are its edits against the closest reference and the *average* length of its
+# references, a fraction when the references differ in length.  To keep rows integer, every average is
+# multiplied by L, the least common multiple of the averages' denominators (1 with one reference per
+# segment), and each row carries L and a 1 as well.  A row: edits, L * average reference length, L, 1.
+# Summed over any n segments, the last two columns are n * L and n, so the scorer recovers L exactly.
+METRIC_OPTIONS = frozenset(OPTIONS)
+
+
+def corpus_rows(corpora: Sequence[Sequence[Any]], references: Sequence[Any], options: dict, fast: bool = True) -> list:
+    """:func:`segment_stats` of each corpus (it checks the options) as int64 matrices of the rows above."""
+    import numpy as np
+
+    per_corpus = [segment_stats(c, references, fast=fast, **options) for c in corpora]
+    # ref_len = (sum of reference lengths) / nrefs, so the sum is recovered exactly by rounding.
+    averages = [[Fraction(round(s.ref_len * s.nrefs), s.nrefs) for s in stats] for stats in per_corpus]
+    scale = math.lcm(*(a.denominator for column in averages for a in column))
+    return [np.array([[s.edits, int(a * scale), scale, 1] for s, a in zip(stats, column)],
+                     dtype=np.int64).reshape(len(stats), 4)
+            for stats, column in zip(per_corpus, averages)]
+
+
+def score_row(row: Sequence[int], options: dict) -> float:
+    """The readable way: the summed row as :class:`TERStats`, scored by :func:`score_stats`."""
+    edits, scaled_length, scale_sum, segments = (int(x) for x in row)
+    return score_stats(TERStats(edits, scaled_length / (scale_sum // segments), 0, 0, 0, 0, **options)).score
+
+
+def score_rows(rows, options: dict, float32: bool = False):
+    """Edits / reference length for many summed rows at once (numpy; 1 or 0 where there are no reference
+    words), as :func:`score_stats` computes it (tests/test_ter.py proves it).
+
+    ``float32=True``: sacreBLEU's float32 percentages, 100 * (edits / length) in float32.  Offered when
+    the averaged reference lengths are exact in float32 sums (L a power of two: one reference, or
+    references of equal length or lengths differing by an even number); otherwise ``None``.
+    """
+    import numpy as np
+
+    edits, scaled, scale = rows[:, 0], rows[:, 1], rows[:, 2] // rows[:, 3]
+    if float32:
+        if np.any(scale & (scale - 1)):  # not a power of two: sacreBLEU's float32 sums would round
+            return None
+        length = (scaled / scale).astype(np.float32)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = edits.astype(np.float32) / np.where(length > 0, length, np.float32(1))
+        empty = np.where(edits > 0, np.float32(1), np.float32(0))
+        return np.float32(100) * np.where(length > 0, ratio, empty)
+    length = scaled / scale
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = edits / np.where(length > 0, length, 1.0)
+    return np.where(length > 0, ratio, np.where(edits > 0, 1.0, 0.0))
+
+
+METRIC = register_metric(Metric("ter", METRIC_OPTIONS, corpus_rows, score_row, score_rows, float32_scale=100.0))
+
+
 __all__ = [
+    "corpus_rows",
+    "score_row",
+    "score_rows",
     "Alignment",
     "BEAM_WIDTH",
     "MAX_SHIFT_CANDIDATES",

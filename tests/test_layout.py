@@ -12,8 +12,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent / "evalkit"
 MODULES = sorted(p.stem for p in ROOT.glob("*.py") if p.stem != "__init__")
-METRICS = {"bleu", "gleu", "google_bleu", "rouge", "rouge_many", "rouge_corpus", "chrf", "chrf_fast", "ter", "ter_fast",
+METRICS = {"bleu", "gleu", "google_bleu", "rouge", "rouge_many", "rouge_corpus", "chrf", "ter", "ter_fast",
            "significance", "correlation"}
+# The code above the metrics: it sees a metric only through evalkit.protocol (rows of statistics, scores of
+# summed rows) and resamples with evalkit.resample; it may use the argument checks, nothing else of evalkit.
+ABOVE_THE_METRICS = {"significance", "correlation"}
+PROTOCOL_LAYER = {"protocol", "resample", "_checks"}
 
 
 def evalkit_imports(module: str) -> list[tuple[str, list[str]]]:
@@ -166,6 +170,32 @@ def test_lessons_use_public_names_only(path):
     if re.search(r"\bsys\.path\b", code):
         problems.append("edits sys.path")
     assert problems == []
+
+
+def test_the_layers_above_the_metrics_use_only_the_protocol():
+    """significance.py and correlation.py import no metric module and not fast.py, even inside a function:
+    a paired test or a bootstrap resamples a metric's rows through evalkit.protocol, knowing no metric."""
+    assert {m: sorted(set(GRAPH[m]) - PROTOCOL_LAYER) for m in ABOVE_THE_METRICS if set(GRAPH[m]) - PROTOCOL_LAYER} == {}
+
+
+def test_the_corpus_bootstraps_do_not_reach_into_the_engines():
+    """rouge_corpus resamples with evalkit.resample, not with fast.py's internals."""
+    assert "fast" not in GRAPH["rouge_corpus"]
+
+
+def test_every_built_in_metric_registers_itself_in_its_own_module():
+    """protocol.BUILT_IN names the module of each metric; importing it registers a Metric of that name whose
+    functions live in that module (not in significance.py)."""
+    import importlib
+
+    from evalkit import protocol
+
+    for name, module in protocol.BUILT_IN.items():
+        importlib.import_module(module)
+        metric = protocol.get_metric(name)
+        assert metric.name == name
+        for fn in (metric.statistics, metric.score, metric.score_rows):
+            assert fn is None or fn.__module__ == module, (name, fn)
 
 
 VIEWS = {"tables", "plots", "widgets"}
