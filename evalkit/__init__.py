@@ -17,7 +17,7 @@ Where things live (hypothesis first, references second, everywhere; a tokenizer 
 ``bleu``            BLEU: statistics, smoothing, sentence and corpus scores
 ``gleu``            GLEU for grammatical error correction, and ``python -m evalkit.gleu``
 ``google_bleu``     Google's GLEU (Wu et al. 2016), a different metric with the same name
-``chrf``            chrF and chrF++ (Popović 2015, 2017); ``chrf_fast``: its whole-corpus counting
+``chrf``            chrF and chrF++ (Popović 2015, 2017), its whole-corpus counting beside the readable one
 ``ter``             TER with TERCOM's greedy shift search (Snover et al. 2006); ``ter_fast``: a faster search
 ``significance``    paired bootstrap and approximate randomization (Koehn 2004; Riezler & Maxwell 2005)
                     with BLEU, chrF/chrF++, TER, ROUGE or GEC GLEU, or any metric with additive statistics
@@ -27,7 +27,10 @@ Where things live (hypothesis first, references second, everywhere; a tokenizer 
 ``rouge_corpus``    corpus ROUGE with a bootstrap confidence interval
 ``ranking``         ranking systems by score (one tie rule)
 ``fast``            metric-agnostic fast engines and their caches (no metric lives there)
-``tables``          pandas views of every step; ``plots`` (matplotlib); ``widgets`` (ipywidgets)
+``tables``          the views (above the metrics; no metric module imports them): pandas tables of every
+                    step, ``chrf_table`` among them
+``plots``           matplotlib figures, ``plot_agreement`` (metric against human scores) among them
+``widgets``         the BLEU weights explorer (ipywidgets), with its table and bars as HTML and SVG
 ``data``            the corpora shipped in ``data/``
 ==================  ======================================================================================
 

@@ -56,6 +56,7 @@ from ._checks import (
     normalize_weights,
 )
 from .ngrams import clipped_matches
+from .protocol import AdditiveStats, Metric, common, register_metric, segment_count, setting
 from .tokenize import check_tokenize, get_tokenizer, warn_about_corpus_tokenization, warn_about_tokenization
 
 SACREBLEU_SMOOTHING = ("none", "floor", "add-k", "exp")
@@ -73,7 +74,7 @@ NLTK_EPSILON, NLTK_K, NLTK_ALPHA = 0.1, 5, 5
 # Sufficient statistics
 # --------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class BLEUStats:
+class BLEUStats(AdditiveStats):
     """Additive counts for one segment or a whole corpus (``a + b``, ``sum(list_of_stats)``).
 
     ``matches[n-1]`` and ``totals[n-1]`` are the clipped matches and the hypothesis n-grams of order n;
@@ -88,10 +89,10 @@ class BLEUStats:
     matches: tuple[int, ...]
     totals: tuple[int, ...]
     empty: tuple[int, ...]
-    segments: int = 1
-    nrefs: int | None = 1  # None when segments have different numbers of references
-    tokenize: str = "none"
-    lowercase: bool = False
+    segments: int = segment_count()
+    nrefs: int | None = common(1)  # None when segments have different numbers of references
+    tokenize: str = setting("none", "tokenization")
+    lowercase: bool = setting(False, "casing")
 
     @property
     def max_order(self) -> int:
@@ -100,31 +101,6 @@ class BLEUStats:
     def ref_len(self, rule: str = "closest") -> int:
         check_choice("ref_length", rule, REF_LENGTHS)
         return self.closest_ref_len if rule == "closest" else self.shortest_ref_len
-
-    def __add__(self, other: BLEUStats) -> BLEUStats:
-        if not isinstance(other, BLEUStats):
-            return NotImplemented
-        if self.max_order != other.max_order:
-            raise ValueError(f"cannot add statistics of max order {self.max_order} and {other.max_order}")
-        if (self.tokenize, self.lowercase) != (other.tokenize, other.lowercase):
-            raise ValueError("cannot add statistics counted with different tokenization or casing")
-        return BLEUStats(
-            hyp_len=self.hyp_len + other.hyp_len,
-            closest_ref_len=self.closest_ref_len + other.closest_ref_len,
-            shortest_ref_len=self.shortest_ref_len + other.shortest_ref_len,
-            matches=tuple(a + b for a, b in zip(self.matches, other.matches)),
-            totals=tuple(a + b for a, b in zip(self.totals, other.totals)),
-            empty=tuple(a + b for a, b in zip(self.empty, other.empty)),
-            segments=self.segments + other.segments,
-            nrefs=self.nrefs if self.nrefs == other.nrefs else None,
-            tokenize=self.tokenize,
-            lowercase=self.lowercase,
-        )
-
-    def __radd__(self, other: Any) -> BLEUStats:
-        if other == 0:  # lets the built-in sum() start from 0
-            return self
-        return NotImplemented
 
 
 def closest_ref_length(hyp_len: int, ref_lens: Sequence[int]) -> int:
@@ -269,50 +245,55 @@ def _validate_corpus(hypotheses, references, max_order, tokenize, lowercase) -> 
             check_text(ref, f"references[{i}][{j}]")
 
 
-def _closest_and_shortest(hyp_lens, ref_lens) -> tuple[int, int]:
-    """The summed closest and shortest reference lengths of a corpus."""
-    closest = shortest = 0
-    for n_tokens, lens in zip(hyp_lens, ref_lens):
-        if len(lens) == 1:
-            closest += lens[0]
-            shortest += lens[0]
-        else:
-            closest += min(lens, key=lambda r: (abs(r - n_tokens), r))  # closest_ref_length, unchecked
-            shortest += min(lens)
-    return closest, shortest
+# --------------------------------------------------------------------------------------------------------
+# Counting, the fast way (fast=True): a whole corpus at once, with integers
+# --------------------------------------------------------------------------------------------------------
+# The same statistics as segment_stats (the tests prove them equal), from one engine: the references of the
+# corpus become integer n-gram tables (evalkit.fast.ReferenceIndex, cached; lesson 10 builds one by hand),
+# and every hypothesis n-gram of the corpus is matched against them at once with sorted numpy arrays.
+# segment_matrix gives the statistics of every segment as one row of integers; corpus_stats_indexed adds
+# the rows up.  Corpus BLEU (fast=True), corpus_stats, system_stats and significance tests all count here.
 
 
-def corpus_stats_counter(
+def segment_matrix(
     hypotheses: Sequence[str | Sequence[str]],
     references: Sequence[Sequence[str | Sequence[str]]],
     *,
     max_order: int = 4,
     tokenize: str = "none",
     lowercase: bool = False,
-) -> BLEUStats:
-    """:func:`corpus_stats` counted per segment with one ``Counter`` per order, the reference counts
-    cached (:func:`evalkit.fast.reference_side`), and plain integers added up: a fast path between the
-    readable :func:`segment_stats` and the integer index of :func:`corpus_stats_indexed`.
+    fast: bool = True,
+):
+    """The statistics of every segment as a numpy int64 array, one row per segment:
 
-        >>> corpus_stats_counter(["the cat sat"], [["the cat sat down"]]).matches
-        (3, 2, 1, 0)
+        [hyp_len, closest_ref_len, shortest_ref_len, matches_1..N, totals_1..N, empty_1..N]   (N = max_order)
+
+    the fields of :class:`BLEUStats`, so that a row's sum over any choice of segments is the statistics
+    of that choice (what a bootstrap resamples).  ``fast=False`` builds the rows from the readable
+    :func:`segment_stats`; ``fast=True`` (the default) counts them with integer n-gram ids; the tests prove
+    both give the same matrix.
+
+        >>> segment_matrix(["the cat sat", "a dog"], [["the cat sat down"], ["a dog", "the dog"]], max_order=2)
+        array([[3, 4, 4, 3, 2, 3, 2, 0, 0],
+               [2, 2, 2, 2, 1, 2, 1, 0, 0]])
     """
-    from . import fast
+    import numpy as np
 
+    check_bool("fast", fast)
+    if not fast:
+        stats = segment_stats(hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
+        return np.array([[s.hyp_len, s.closest_ref_len, s.shortest_ref_len, *s.matches, *s.totals, *s.empty]
+                         for s in stats], dtype=np.int64).reshape(len(stats), 3 + 3 * max_order)
     _validate_corpus(hypotheses, references, max_order, tokenize, lowercase)
-    tok = fast.cached_tokenizer(tokenize)
-    hyp_lens, ref_lens = [], []
-    matches, totals = [0] * max_order, [0] * max_order
-    for hyp, refs in zip(hypotheses, references):
-        h = fast.as_tuple(hyp, tok, lowercase)
-        lens, ref_counts = fast.reference_side(tuple(fast.as_tuple(r, tok, lowercase) for r in refs), max_order)
-        hyp_lens.append(len(h))
-        ref_lens.append(lens)
-        for n in range(1, max_order + 1):
-            matches[n - 1] += fast.clipped_total(fast.order_counts(h, n), ref_counts[n - 1])
-            totals[n - 1] += max(0, len(h) - n + 1)
-    empty = [sum(1 for k in hyp_lens if k < n) for n in range(1, max_order + 1)]
-    return _stats_from_sums(hyp_lens, ref_lens, matches, totals, tokenize, lowercase, empty)
+    if len(hypotheses) <= INDEXED_CHUNK:
+        return _indexed_matrix(hypotheses, references, max_order, tokenize, lowercase)
+    hypotheses, references = list(hypotheses), list(references)
+    return np.concatenate([_indexed_matrix(hypotheses[i:i + INDEXED_CHUNK], references[i:i + INDEXED_CHUNK],
+                                           max_order, tokenize, lowercase)
+                           for i in range(0, len(hypotheses), INDEXED_CHUNK)])
+
+
+INDEXED_CHUNK = 100_000  # segments counted at once (~0.5 GB of tables and tokens)
 
 
 def corpus_stats_indexed(
@@ -323,58 +304,62 @@ def corpus_stats_indexed(
     tokenize: str = "none",
     lowercase: bool = False,
 ) -> BLEUStats:
-    """:func:`corpus_stats` counted for the whole corpus at once with integer n-gram ids
-    (:class:`evalkit.fast.ReferenceIndex`, cached: see ``evalkit.cache_info()``).  A corpus of more than
-    ``INDEXED_CHUNK`` segments is counted a chunk of segments at a time and the statistics summed (they
-    are additive), so that the integer tables of a million segments are never all in memory at once.
+    """:func:`corpus_stats` counted for the whole corpus at once with integer n-gram ids: the column sums
+    of :func:`segment_matrix` (its reference tables cached: see ``evalkit.cache_info()``).  A corpus of
+    more than ``INDEXED_CHUNK`` segments is counted a chunk of segments at a time and the sums added, so
+    that the integer tables of a million segments are never all in memory at once.
 
         >>> corpus_stats_indexed(["the cat sat"], [["the cat sat down"]]).matches
         (3, 2, 1, 0)
     """
     _validate_corpus(hypotheses, references, max_order, tokenize, lowercase)
     if len(hypotheses) <= INDEXED_CHUNK:
-        return _indexed_stats(hypotheses, references, max_order, tokenize, lowercase)
-    hypotheses, references = list(hypotheses), list(references)
-    return sum(_indexed_stats(hypotheses[i:i + INDEXED_CHUNK], references[i:i + INDEXED_CHUNK], max_order, tokenize,
-                              lowercase) for i in range(0, len(hypotheses), INDEXED_CHUNK))
-
-
-INDEXED_CHUNK = 100_000  # segments counted at once by corpus_stats_indexed (~0.5 GB of tables and tokens)
-
-
-def _indexed_stats(hypotheses, references, max_order, tokenize, lowercase) -> BLEUStats:
-    from . import fast
-
-    index = fast.reference_index(references, tokenize, lowercase, max_order)
-    tok = fast.cached_tokenizer(tokenize)
-    hyp_tokens = [fast.as_tuple(h, tok, lowercase) for h in hypotheses]
-    import numpy as np  # the totals from an array of lengths
-
-    hyp_lens = list(map(len, hyp_tokens))
-    lens = np.asarray(hyp_lens, dtype=np.int64)
-    totals = [int(np.maximum(lens - n + 1, 0).sum()) for n in range(1, max_order + 1)]
-    empty = [int((lens < n).sum()) for n in range(1, max_order + 1)]
-    return _stats_from_sums(hyp_lens, index.ref_lens, index.matches(hyp_tokens), totals, tokenize, lowercase, empty)
-
-
-def _stats_from_sums(hyp_lens, ref_lens, matches, totals, tokenize, lowercase, empty) -> BLEUStats:
-    """One BLEUStats from the per-segment lengths and the summed matches, totals and empty orders."""
-    closest, shortest = _closest_and_shortest(hyp_lens, ref_lens)
-    nrefs = set(map(len, ref_lens))
+        sums = _indexed_matrix(hypotheses, references, max_order, tokenize, lowercase).sum(axis=0)
+    else:
+        hypotheses, references = list(hypotheses), list(references)
+        sums = sum(_indexed_matrix(hypotheses[i:i + INDEXED_CHUNK], references[i:i + INDEXED_CHUNK], max_order,
+                                   tokenize, lowercase).sum(axis=0) for i in range(0, len(hypotheses), INDEXED_CHUNK))
+    hyp_len, closest, shortest, *rest = sums.tolist()
+    nrefs = set(map(len, references))
     return BLEUStats(
-        hyp_len=sum(hyp_lens),
+        hyp_len=hyp_len,
         closest_ref_len=closest,
         shortest_ref_len=shortest,
-        matches=tuple(int(m) for m in matches),
-        totals=tuple(totals),
-        empty=tuple(empty),
-        segments=len(hyp_lens),
+        matches=tuple(rest[:max_order]),
+        totals=tuple(rest[max_order:2 * max_order]),
+        empty=tuple(rest[2 * max_order:]),
+        segments=len(hypotheses),
         nrefs=nrefs.pop() if len(nrefs) == 1 else None,
         tokenize=tokenize,
         lowercase=lowercase,
     )
 
 
+def _indexed_matrix(hypotheses, references, max_order, tokenize, lowercase):
+    """The rows of :func:`segment_matrix` of checked inputs, from the cached reference index."""
+    import numpy as np
+
+    from . import fast
+
+    index = fast.reference_index(references, tokenize, lowercase, max_order)
+    tok = fast.cached_tokenizer(tokenize)
+    hyp_tokens = [fast.as_tuple(h, tok, lowercase) for h in hypotheses]
+    lens = np.fromiter(map(len, hyp_tokens), dtype=np.int64, count=len(hyp_tokens))
+    if all(len(r) == 1 for r in index.ref_lens):  # one reference each: closest = shortest = its length
+        closest = shortest = np.fromiter((r[0] for r in index.ref_lens), dtype=np.int64, count=len(lens))
+    else:
+        closest = np.fromiter((r[0] if len(r) == 1 else min(r, key=lambda x: (abs(x - c), x))  # closest_ref_length
+                               for c, r in zip(lens.tolist(), index.ref_lens)), dtype=np.int64, count=len(lens))
+        shortest = np.fromiter(map(min, index.ref_lens), dtype=np.int64, count=len(lens))
+    matches = index.matches(hyp_tokens, per_segment=True)
+    totals = [np.maximum(lens - n + 1, 0) for n in range(1, max_order + 1)]
+    empty = [(lens < n).astype(np.int64) for n in range(1, max_order + 1)]
+    return np.column_stack([lens, closest, shortest, *matches, *totals, *empty]).reshape(len(lens), 3 + 3 * max_order)
+
+
+# --------------------------------------------------------------------------------------------------------
+# A corpus's statistics, either way
+# --------------------------------------------------------------------------------------------------------
 def corpus_stats(
     hypotheses: Sequence[str | Sequence[str]],
     references: Sequence[Sequence[str | Sequence[str]]],
@@ -875,10 +860,27 @@ def corpus_bleu(
     nltk_last_hypothesis: bool = False,
     fast: bool = True,
 ) -> BLEUResult | list[BLEUResult]:
-    """Corpus BLEU: the score of the summed statistics of all segments.
+    """Corpus BLEU: the score of the *summed* statistics of all segments (not the mean of sentence scores).
 
     ``references[i]`` is the list of references of ``hypotheses[i]`` (segment-major, like NLTK).
     sacreBLEU takes the transpose: one list per reference *set*, each as long as the corpus.
+
+    The steps, for ``fast=False`` exactly as written (:func:`segment_stats`, then :func:`score_stats`):
+
+    1. Split each hypothesis and reference into tokens (``tokenize``; token lists are used as they are).
+    2. For each segment and each order n = 1..N: the hypothesis n-grams (``totals``) and the clipped
+       ``matches``, each n-gram counted at most as often as one reference has it
+       (:func:`evalkit.ngrams.clipped_matches`); the hypothesis length and the reference length closest
+       to it (:func:`closest_ref_length`).
+    3. Add these counts up over the corpus (:class:`BLEUStats` are additive): c and r are the summed lengths.
+    4. Score the sums (:func:`score_stats`): p_n = matches_n / totals_n (smoothed if asked:
+       :func:`smoothed_precisions`), the brevity penalty BP = 1 if c > r else exp(1 - r/c)
+       (:func:`brevity_penalty`), and
+
+           BLEU = BP * exp(sum over n of w_n log p_n)          (:func:`geometric_mean`)
+
+    ``fast=True`` (the default) gets the sums of steps 1-3 for the whole corpus at once with integer n-gram
+    ids (:func:`corpus_stats_indexed`, the sums of :func:`segment_matrix`); the tests prove both equal.
 
     ``weights`` may be NLTK's list of weight tuples: the corpus is counted once and the result is a list,
     one :class:`BLEUResult` per tuple.
@@ -886,28 +888,28 @@ def corpus_bleu(
     ``nltk_last_hypothesis=True`` reproduces a bug of NLTK's ``corpus_bleu``: its smoothing methods 5, 6
     and 7 take their extra counts from the last hypothesis only.  The default uses the whole corpus.
 
-    Counting: ``fast=False`` adds up the readable :func:`segment_stats`, one segment at a time (what
-    lesson 03 shows); ``fast=True`` (the default) counts the same statistics with integer n-gram ids
-    (:func:`corpus_stats_indexed`); the tests prove the two equal.
-
     Chinese or Japanese text that ``tokenize`` leaves unsplit gives one
     :class:`~evalkit.tokenize.TokenizationWarning`; to stay cheap, only the texts of at most 100 segments
     spread over the corpus are looked at (:func:`evalkit.tokenize.spread_indices`).
+
+        >>> round(corpus_bleu(["the cat sat on the mat", "a dog"], [["the cat is on the mat"], ["a dog"]],
+        ...                   weights=(0.5, 0.5)).score, 4)
+        0.7638
     """
     check_choice("smoothing", smoothing, SMOOTHING)
     _bool_options(lowercase=lowercase, effective_order=effective_order, nltk_last_hypothesis=nltk_last_hypothesis,
                   fast=fast)
     all_weights = _checked_weights(weights)
     max_order = max(_max_order_for(ws, smoothing) for ws in all_weights)
-    if fast:
+    if fast:  # the sums of steps 1-3, from the whole-corpus integer tables
         total = corpus_stats_indexed(hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
-    else:
+    else:  # steps 1-3, one segment at a time
         total = sum(segment_stats(hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase))
     last = None
     if nltk_last_hypothesis:  # only then is the last segment needed on its own
         last = segment_stats(hypotheses[-1:], references[-1:], max_order=max_order, tokenize=tokenize,
                              lowercase=lowercase)[0]
-    results = [
+    results = [  # step 4
         score_stats(
             total,
             weights=ws,
@@ -923,6 +925,111 @@ def corpus_bleu(
     return results if is_weights_list(weights) else results[0]
 
 
+# --------------------------------------------------------------------------------------------------------
+# The metric protocol (evalkit.protocol): what significance tests and bootstraps use
+# --------------------------------------------------------------------------------------------------------
+# A row is BLEUStats.row(): hyp_len, closest_ref_len, shortest_ref_len, matches_1..N, totals_1..N, empty_1..N.
+# Rows add up over segments; score_row and score_rows turn a sum back into BLEU.
+METRIC_OPTIONS = frozenset(
+    {"weights", "smoothing", "tokenize", "lowercase", "effective_order", "ref_length", "smooth_value"}
+)
+_SCORE_OPTIONS = ("weights", "smoothing", "effective_order", "ref_length", "smooth_value")
+
+
+def corpus_rows(corpora: Sequence[Sequence[Any]], references: Sequence[Any], options: dict, fast: bool = True) -> list:
+    """One :func:`segment_matrix` per corpus, for :func:`corpus_bleu`'s keyword ``options``."""
+    check_weights(options.get("weights", DEFAULT_WEIGHTS))
+    check_choice("smoothing", options.get("smoothing", "none"), SMOOTHING)
+    order = len(options.get("weights", DEFAULT_WEIGHTS))
+    if options.get("smoothing") in ("method5", "method7"):  # these look one order beyond the last weight
+        order = max(order, 5)
+    tokenize, lowercase = options.get("tokenize", "none"), options.get("lowercase", False)
+    check_tokenize(tokenize)
+    check_bool("lowercase", lowercase)
+    return [segment_matrix(c, references, max_order=order, tokenize=tokenize, lowercase=lowercase, fast=fast)
+            for c in corpora]
+
+
+def score_row(row: Sequence[int], options: dict) -> float:
+    """The readable way: the summed row as :class:`BLEUStats`, scored by :func:`score_stats`."""
+    stats = BLEUStats.from_row([int(x) for x in row])
+    return score_stats(stats, **{k: options[k] for k in _SCORE_OPTIONS if k in options}).score
+
+
+def score_rows(rows, options: dict, float32: bool = False):
+    """The BLEU of many summed rows at once (numpy), step for step as :func:`score_stats` computes it
+    (the same floats; tests/test_bleu.py proves it), for sacreBLEU's smoothing family.
+
+    ``float32=True`` rounds each precision as sacreBLEU does when it scores resampled float32 statistics.
+    Returns ``None`` for NLTK's smoothing methods (they are scored row by row).
+    """
+    import numpy as np
+
+    smoothing = options.get("smoothing", "none")
+    if smoothing not in SACREBLEU_SMOOTHING:
+        return None
+    weights = np.array(options.get("weights", DEFAULT_WEIGHTS), dtype=np.float64)
+    order = len(weights)
+    smooth_value = options.get("smooth_value")
+    k = DEFAULT_SMOOTH_VALUES.get(smoothing) if smooth_value is None else float(smooth_value)
+    effective = options.get("effective_order", False)
+    stored = (rows.shape[1] - 3) // 3
+    c = rows[:, 0].astype(np.float64)
+    r = rows[:, 1 if options.get("ref_length", "closest") == "closest" else 2].astype(np.float64)
+    matches = rows[:, 3 : 3 + order].astype(np.float64)
+    totals = rows[:, 3 + stored : 3 + stored + order].astype(np.float64)
+    m = len(rows)
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bp = np.where(c > r, 1.0, np.where(c == 0, 0.0, np.exp(1 - r / np.where(c == 0, 1, c))))
+    values = np.zeros((m, order))
+    used = np.full(m, order)
+    going = matches.sum(axis=1) > 0  # no match at all: BLEU is 0
+    halving = np.ones(m)
+    f32 = np.float32
+    for i in range(order):
+        correct, total = matches[:, i], totals[:, i]
+        if smoothing == "add-k" and i > 0:
+            correct, total = correct + k, total + k
+            if float32:
+                correct = (matches[:, i].astype(f32) + f32(k)).astype(np.float64)
+                total = (totals[:, i].astype(f32) + f32(k)).astype(np.float64)
+        going = going & (total != 0)  # no n-grams of this order: stop here
+        if effective:
+            used = np.where(going, i + 1, used)
+        hit = going & (correct > 0)
+        miss = going & (correct == 0)
+        safe_total = np.where(total == 0, 1.0, total)
+        if float32:  # sacreBLEU computes 100 * correct / total in float32, then BLEU in percent
+            p = (f32(100) * correct.astype(f32) / safe_total.astype(f32)).astype(np.float64) / 100
+        else:
+            p = correct / safe_total
+        values[:, i] = np.where(hit, p, 0.0)
+        if smoothing == "exp":
+            halving = np.where(miss, halving * 2, halving)
+            if float32:
+                q = (f32(100) / (halving.astype(f32) * safe_total.astype(f32))).astype(np.float64) / 100
+            else:
+                q = 1 / (halving * safe_total)
+            values[:, i] = np.where(miss, q, values[:, i])
+        elif smoothing == "floor":
+            if float32:
+                q = (f32(100 * k) / safe_total.astype(f32)).astype(np.float64) / 100
+            else:
+                q = k / safe_total
+            values[:, i] = np.where(miss, q, values[:, i])
+
+    w = np.where(np.arange(order)[None, :] < used[:, None], weights[None, :], 0.0)
+    w_sum = w.sum(axis=1, keepdims=True)
+    w = w / np.where(w_sum == 0, 1, w_sum)
+    zero = ((w > 0) & (values == 0)).any(axis=1) | (w_sum[:, 0] == 0)
+    logs = np.log(np.where(values > 0, values, 1.0))
+    return np.where(zero, 0.0, bp * np.exp((w * logs).sum(axis=1)))
+
+
+METRIC = register_metric(Metric("bleu", METRIC_OPTIONS, corpus_rows, score_row, score_rows))
+
+
 __all__ = [
     "BLEUStats",
     "BLEUResult",
@@ -932,11 +1039,14 @@ __all__ = [
     "brevity_penalty",
     "closest_ref_length",
     "corpus_bleu",
+    "corpus_rows",
     "corpus_stats",
-    "corpus_stats_counter",
     "corpus_stats_indexed",
     "is_weights_list",
+    "score_row",
+    "score_rows",
     "score_stats",
+    "segment_matrix",
     "segment_stats",
     "segment_tokens",
     "sentence_bleu",

@@ -39,13 +39,16 @@ of summed statistics; it has no word n-grams and takes one reference per segment
 from __future__ import annotations
 
 import math
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import __version__
+from .fast import MB, BoundedCache, IdsOrMinusOne, ReferenceIndex, code_points, register_cache
 from ._checks import check_corpus, check_int, check_references, check_same_length, check_text
+from .protocol import AdditiveStats, Metric, common, f_score, register_metric, segment_count, setting
 
 CHAR_ORDER = 6
 WORD_ORDER = 0
@@ -133,7 +136,7 @@ def match_counts(hyp: Counter, ref: Counter) -> tuple[int, int, int]:
 # Sufficient statistics
 # --------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class CHRFStats:
+class CHRFStats(AdditiveStats):
     """Additive counts for one segment or a corpus (``a + b``, ``sum(list_of_stats)``).
 
     ``hyp[k]``, ``ref[k]`` and ``matches[k]`` belong to order k: the character orders 1..char_order
@@ -144,57 +147,20 @@ class CHRFStats:
     hyp: tuple[int, ...]
     ref: tuple[int, ...]
     matches: tuple[int, ...]
-    char_order: int = CHAR_ORDER
-    word_order: int = WORD_ORDER
-    segments: int = 1
-    nrefs: int | None = 1  # None when segments have different numbers of references
-    lowercase: bool = False
-    whitespace: bool = False
-    beta: float = BETA
-    eps_smoothing: bool = False
+    char_order: int = setting(CHAR_ORDER)
+    word_order: int = setting(WORD_ORDER)
+    segments: int = segment_count()
+    nrefs: int | None = common(1)  # None when segments have different numbers of references
+    lowercase: bool = setting(False)
+    whitespace: bool = setting(False)
+    beta: float = setting(BETA)
+    eps_smoothing: bool = setting(False)
 
-    def _settings(self) -> tuple:
-        return (self.char_order, self.word_order, self.lowercase, self.whitespace, self.beta, self.eps_smoothing)
-
-    def __add__(self, other: CHRFStats) -> CHRFStats:
-        if not isinstance(other, CHRFStats):
-            return NotImplemented
-        if self._settings() != other._settings():
-            raise ValueError(
-                "cannot add chrF statistics counted with different settings "
-                f"(char_order, word_order, lowercase, whitespace, beta, eps_smoothing): "
-                f"{self._settings()} and {other._settings()}"
-            )
-        return CHRFStats(
-            hyp=tuple(a + b for a, b in zip(self.hyp, other.hyp)),
-            ref=tuple(a + b for a, b in zip(self.ref, other.ref)),
-            matches=tuple(a + b for a, b in zip(self.matches, other.matches)),
-            char_order=self.char_order,
-            word_order=self.word_order,
-            segments=self.segments + other.segments,
-            nrefs=self.nrefs if self.nrefs == other.nrefs else None,
-            lowercase=self.lowercase,
-            whitespace=self.whitespace,
-            beta=self.beta,
-            eps_smoothing=self.eps_smoothing,
-        )
-
-    def __radd__(self, other: Any) -> CHRFStats:
-        if other == 0:  # lets the built-in sum() start from 0
-            return self
-        return NotImplemented
 
 
 # --------------------------------------------------------------------------------------------------------
 # Scoring
 # --------------------------------------------------------------------------------------------------------
-def f_beta(precision: float, recall: float, beta: float) -> float:
-    """F_beta = (1 + beta^2) P R / (beta^2 P + R); 0 when P and R are both 0."""
-    factor = beta**2
-    denominator = factor * precision + recall
-    return (1 + factor) * precision * recall / denominator if denominator > 0 else 0.0
-
-
 def chrf_value(hyp: Sequence[int], ref: Sequence[int], matches: Sequence[int], beta: float, eps_smoothing: bool) -> float:
     """The chrF score in [0, 1] of per-order counts."""
     return chrf_percent(hyp, ref, matches, beta, eps_smoothing) / 100
@@ -207,15 +173,22 @@ def chrf_percent(hyp: Sequence[int], ref: Sequence[int], matches: Sequence[int],
     Default: average precision and recall over the orders where both sides have n-grams, then one F.
     ``eps_smoothing``: the mean over all orders of the per-order F, EPSILON standing in where undefined.
     """
-    factor = beta**2
     if eps_smoothing:
         total = 0.0
         for h, r, m in zip(hyp, ref, matches):
             p = m / h if h > 0 else EPSILON
             rec = m / r if r > 0 else EPSILON
-            denominator = factor * p + rec
-            total += (1 + factor) * p * rec / denominator if denominator > 0 else EPSILON
+            total += f_score(p, rec, beta) if beta * beta * p + rec > 0 else EPSILON
         return 100 * total / len(hyp)
+    avg_p, avg_r, effective_order = average_precision_recall(hyp, ref, matches)
+    if effective_order == 0 or avg_p + avg_r == 0:
+        return 0.0
+    return 100 * f_score(avg_p, avg_r, beta)
+
+
+def average_precision_recall(hyp: Sequence[int], ref: Sequence[int], matches: Sequence[int]) -> tuple[float, float, int]:
+    """(P, R, k): precision and recall averaged over the k orders where both sides have n-grams (0, 0, 0 when
+    there is none), added up order by order as sacreBLEU adds them."""
     sum_p = sum_r = 0.0
     effective_order = 0
     for h, r, m in zip(hyp, ref, matches):
@@ -224,11 +197,8 @@ def chrf_percent(hyp: Sequence[int], ref: Sequence[int], matches: Sequence[int],
             sum_r += m / r
             effective_order += 1
     if effective_order == 0:
-        return 0.0
-    avg_p, avg_r = sum_p / effective_order, sum_r / effective_order
-    if avg_p + avg_r == 0:
-        return 0.0
-    return 100 * ((1 + factor) * avg_p * avg_r / (factor * avg_p + avg_r))
+        return 0.0, 0.0, 0
+    return sum_p / effective_order, sum_r / effective_order, effective_order
 
 
 @dataclass(frozen=True)
@@ -243,7 +213,7 @@ class OrderScore:
     matches: int
     precision: float | None
     recall: float | None
-    f: float | None
+    fmeasure: float | None
 
     def __repr__(self) -> str:
         return f"{self.kind}{self.n}:{self.matches}/{self.hyp}/{self.ref}"
@@ -332,10 +302,8 @@ def score_stats(stats: CHRFStats, *, beta: float | None = None, eps_smoothing: b
         kind, n = ("char", k + 1) if k < stats.char_order else ("word", k + 1 - stats.char_order)
         p = m / h if h else None
         rec = m / r if r else None
-        orders.append(OrderScore(kind, n, h, r, m, p, rec, f_beta(p, rec, beta) if p is not None and rec is not None else None))
-    used = [o for o in orders if o.precision is not None and o.recall is not None]
-    avg_p = math.fsum(o.precision for o in used) / len(used) if used else 0.0
-    avg_r = math.fsum(o.recall for o in used) / len(used) if used else 0.0
+        orders.append(OrderScore(kind, n, h, r, m, p, rec, f_score(p, rec, beta) if p is not None and rec is not None else None))
+    avg_p, avg_r, _ = average_precision_recall(stats.hyp, stats.ref, stats.matches)
     return CHRFResult(
         score=chrf_value(stats.hyp, stats.ref, stats.matches, beta, eps_smoothing),
         orders=tuple(orders),
@@ -423,8 +391,9 @@ def segment_stats(
 ) -> list[CHRFStats]:
     """One :class:`CHRFStats` per segment; ``references[i]`` lists the references of ``hypotheses[i]``.
 
-    ``fast=True`` counts the whole corpus at once with :mod:`evalkit.chrf_fast`; ``fast=False`` segment by
-    segment with the functions above.  Both give the same statistics (for bootstrap resampling, say).
+    ``fast=False`` counts segment by segment with the functions above (:func:`all_ngrams`,
+    :func:`best_reference_counts`); ``fast=True`` counts the whole corpus at once with integer n-gram tables
+    (:func:`chrf_segment_counts`, in "the fast way" below).  Both give the same statistics.
     """
     _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
     if not isinstance(fast, bool):
@@ -435,23 +404,10 @@ def segment_stats(
     settings = dict(char_order=char_order, word_order=word_order, lowercase=lowercase, whitespace=whitespace,
                     beta=beta, eps_smoothing=eps_smoothing)
     if fast:
-        table = _fast_counts(hypotheses, references, settings)
-        if table is not None:
-            per_segment = table.transpose(2, 1, 0).tolist()  # [segment][hyp, ref, matches][order]
-            return [CHRFStats(tuple(h), tuple(r), tuple(m), nrefs=len(refs), **settings)
-                    for (h, r, m), refs in zip(per_segment, references)]
+        per_segment = _fast_counts(hypotheses, references, settings).transpose(2, 1, 0).tolist()
+        return [CHRFStats(tuple(h), tuple(r), tuple(m), nrefs=len(refs), **settings)  # [hyp, ref, matches][order]
+                for (h, r, m), refs in zip(per_segment, references)]
     return [_segment(h, r, settings, where=f"[{i}]") for i, (h, r) in enumerate(zip(hypotheses, references))]
-
-
-def _fast_counts(hypotheses, references, settings):
-    """The per-segment count table of :func:`evalkit.chrf_fast.chrf_segment_counts` (None: count the readable way)."""
-    from .chrf_fast import chrf_segment_counts  # the second implementation; tests prove it equal
-
-    hyp_texts, ref_texts = _validated_texts(hypotheses, references)
-    beta, eps_smoothing = settings["beta"], settings["eps_smoothing"]
-    scorer = lambda h, r, m: chrf_percent(h, r, m, beta, eps_smoothing)  # noqa: E731  (chooses among references)
-    return chrf_segment_counts(hyp_texts, ref_texts, settings["char_order"], settings["word_order"],
-                               settings["lowercase"], settings["whitespace"], scorer)
 
 
 def corpus_stats(
@@ -468,8 +424,8 @@ def corpus_stats(
 ) -> CHRFStats:
     """The summed statistics of a corpus: equal to ``sum(segment_stats(...))``.
 
-    ``fast=True`` counts with :mod:`evalkit.chrf_fast` (cached reference n-grams packed into integers);
-    ``fast=False`` adds up :func:`segment_stats`, the readable way.  Both give the same statistics.
+    ``fast=False`` adds up :func:`segment_stats`, the readable way; ``fast=True`` sums the table of
+    :func:`chrf_segment_counts` (cached reference n-grams as integers).  Both give the same statistics.
     """
     options = dict(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
                    whitespace=whitespace, eps_smoothing=eps_smoothing)
@@ -482,12 +438,151 @@ def corpus_stats(
     check_corpus("references", references)
     check_same_length(hypotheses=hypotheses, references=references)
     table = _fast_counts(hypotheses, references, options)
-    if table is None:  # the packed integer keys would overflow (a vast alphabet): count the readable way
-        return sum(segment_stats(hypotheses, references, fast=False, **options))
     counts = set(map(len, references))
     hyp, ref, matches = (tuple(int(x) for x in table[:, i, :].sum(axis=1)) for i in range(3))
     return CHRFStats(hyp, ref, matches, segments=len(hypotheses), nrefs=counts.pop() if len(counts) == 1 else None,
                      **options)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Counting, the fast way (fast=True): a whole corpus at once, with integers
+# --------------------------------------------------------------------------------------------------------
+# The same counts as the readable functions above, for every segment of a corpus at once (the tests prove
+# them equal).  Every character becomes its code point and every chrF++ word an integer id; the n-grams of
+# all references then become tables of integers (evalkit.fast.ReferenceIndex, the n-gram index BLEU counts
+# with too), and every hypothesis of the corpus is matched against them with sorted numpy arrays.  The
+# reference side is kept in a cache, keyed by the reference texts and the settings: scoring 16 systems
+# against one reference counts the reference once.  Each (segment, reference) pair is one row; with several
+# references, each segment keeps the row of its best reference, as the readable best_reference_counts does.
+
+
+def split_punctuation_fast(text: str) -> list[str]:
+    """The same words as :func:`split_punctuation` (tuples extended in place, fewer lookups)."""
+    words = []
+    punctuation = PUNCTUATION
+    for word in text.split():
+        if len(word) > 1:
+            if word[-1] in punctuation:
+                words += (word[:-1], word[-1])
+                continue
+            if word[0] in punctuation:
+                words += (word[0], word[1:])
+                continue
+        words.append(word)
+    return words
+
+
+def _word_units(texts, lookup):
+    """Word ids (``lookup``'s; -1 for a word it lacks) of the concatenated texts' chrF++ words, and the
+    number of words of each text."""
+    import numpy as np
+    from itertools import chain
+
+    rows = list(map(split_punctuation_fast, texts))
+    flat = list(chain.from_iterable(rows))
+    return (np.fromiter(map(lookup.__getitem__, flat), dtype=np.int64, count=len(flat)),
+            np.fromiter(map(len, rows), dtype=np.int64, count=len(rows)))
+
+
+class ChrfReferences:
+    """The reference side of chrF for a corpus: one row per (segment, reference), its character n-grams
+    and (chrF++) word n-grams as :class:`evalkit.fast.ReferenceIndex` tables."""
+
+    def __init__(self, ref_texts, char_order, word_order, lowercase, whitespace):
+        import numpy as np
+        from itertools import chain
+
+        self.row_segment = np.repeat(np.arange(len(ref_texts)), [len(refs) for refs in ref_texts])
+        rows = [t.lower() if lowercase else t for refs in ref_texts for t in refs]
+        self.nrefs = [len(refs) for refs in ref_texts]
+        chars = rows if whitespace else ["".join(t.split()) for t in rows]
+        points, self.char_lengths = code_points(chars)
+        self.chars = ReferenceIndex.of_units(points, self.char_lengths, char_order) if char_order else None
+        self.words = self.lookup = None
+        if word_order:
+            words = chain.from_iterable(map(split_punctuation_fast, rows))
+            self.lookup = IdsOrMinusOne((w, i) for i, w in enumerate(dict.fromkeys(words)))
+            ids, self.word_lengths = _word_units(rows, self.lookup)
+            self.words = ReferenceIndex.of_units(ids, self.word_lengths, word_order)
+
+    def nbytes(self) -> int:
+        """Approximate bytes: the numpy arrays, and the word lookup (a dict entry and a string head per
+        word; the words' characters are the references' own)."""
+        size = self.row_segment.nbytes + self.char_lengths.nbytes
+        size += sum(index.nbytes() for index in (self.chars, self.words) if index is not None)
+        if self.lookup is not None:
+            size += self.word_lengths.nbytes + sys.getsizeof(self.lookup) + 60 * len(self.lookup)
+        return size
+
+
+CHRF_REFERENCES_BUDGET = 512 * MB
+_CHRF_REFERENCES = register_cache(BoundedCache("chrF references", CHRF_REFERENCES_BUDGET, largest_share=0.5))
+
+
+def chrf_references(ref_texts, *settings) -> ChrfReferences:
+    """The reference side of a corpus, cached by its texts and settings (least recently used first out,
+    bounded by :data:`CHRF_REFERENCES_BUDGET` bytes; thread-safe: built outside the lock and published
+    finished, so a race only builds it twice)."""
+    key = (tuple(ref_texts), *settings)
+    found = _CHRF_REFERENCES.get(key)
+    if found is None:
+        found = ChrfReferences(ref_texts, *settings)
+        # the key keeps the reference texts alive too: count them
+        key_bytes = sys.getsizeof(key[0]) + sum(sys.getsizeof(refs) + sum(map(sys.getsizeof, refs)) for refs in key[0])
+        _CHRF_REFERENCES.put(key, found, found.nbytes() + key_bytes)
+    return found
+
+
+def chrf_segment_counts(hyp_texts, ref_texts, char_order, word_order, lowercase, whitespace, beta, eps_smoothing):
+    """The chrF counts of every segment as an int array [order, (hyp, ref, matches), segment]: the same
+    numbers as the readable :func:`segment_stats`.  ``ref_texts[i]`` is a tuple of reference strings; with
+    several, the one with the best sentence score (:func:`chrf_percent` with ``beta`` and
+    ``eps_smoothing``) is kept, the first on a tie."""
+    import numpy as np
+
+    refs = chrf_references(ref_texts, char_order, word_order, lowercase, whitespace)
+    seg = refs.row_segment
+    hyps = [t.lower() if lowercase else t for t in hyp_texts]
+    rows = hyps if len(seg) == len(hyps) else [hyps[s] for s in seg.tolist()]
+    per_order = []  # (hyp, ref, matches) arrays per order, one value per row
+    if char_order:
+        chars = rows if whitespace else ["".join(t.split()) for t in rows]
+        points, lengths = code_points(chars)
+        matched = refs.chars.unit_matches(points, lengths)
+        for n in range(1, char_order + 1):
+            ref_n = np.maximum(refs.char_lengths - n + 1, 0)
+            hyp_n = np.where(ref_n > 0, np.maximum(lengths - n + 1, 0), 0)  # match_counts' rule
+            per_order.append((hyp_n, ref_n, matched[n - 1]))
+    if word_order:
+        ids, lengths = _word_units(rows, refs.lookup)
+        matched = refs.words.unit_matches(ids, lengths)
+        for n in range(1, word_order + 1):
+            ref_n = np.maximum(refs.word_lengths - n + 1, 0)
+            hyp_n = np.where(ref_n > 0, np.maximum(lengths - n + 1, 0), 0)
+            per_order.append((hyp_n, ref_n, matched[n - 1]))
+    table = np.stack([np.stack(triple) for triple in per_order])  # order x (hyp, ref, matches) x row
+    if len(seg) == len(hyps):  # one reference per segment: nothing to choose
+        return table
+    chosen = []
+    start = 0
+    for k in refs.nrefs:
+        best, best_score = start, -1.0
+        for r in range(start, start + k):
+            h, rf, m = (table[:, i, r].tolist() for i in range(3))
+            score = chrf_percent(h, rf, m, beta, eps_smoothing)
+            if score > best_score:
+                best, best_score = r, score
+        chosen.append(best)
+        start += k
+    return table[:, :, chosen]
+
+
+def _fast_counts(hypotheses, references, settings):
+    """:func:`chrf_segment_counts` of checked inputs and settings."""
+    hyp_texts, ref_texts = _validated_texts(hypotheses, references)
+    return chrf_segment_counts(hyp_texts, ref_texts, settings["char_order"], settings["word_order"],
+                               settings["lowercase"], settings["whitespace"], settings["beta"],
+                               settings["eps_smoothing"])
 
 
 def _validated_texts(hypotheses, references) -> tuple[list[str], list[tuple[str, ...]]]:
@@ -541,29 +636,116 @@ def corpus_chrf(
     eps_smoothing: bool = False,
     fast: bool = True,
 ) -> CHRFResult:
-    """Corpus chrF: the score of the summed statistics of all segments.
+    """Corpus chrF: the score of the *summed* statistics of all segments (not the mean of sentence scores).
 
     ``references[i]`` is the list of references of ``hypotheses[i]`` (segment-major, as in
     :func:`evalkit.bleu.corpus_bleu`); sacreBLEU takes the transpose, one list per reference set.
 
+    The steps, for ``fast=False`` exactly as written (:func:`segment_stats`, then :func:`score_stats`):
+
+    1. For each segment, the n-grams of the hypothesis and of every reference: characters of orders
+       1..char_order, white space removed, then (chrF++) words of orders 1..word_order (:func:`all_ngrams`).
+    2. For each order n, the hypothesis n-grams, the reference n-grams and the clipped matches
+       (:func:`match_counts`), against the segment's best reference (:func:`best_reference_counts`).
+    3. Add these counts up over the corpus (:class:`CHRFStats` are additive).
+    4. Score the sums (:func:`score_stats`, whose arithmetic is :func:`chrf_percent`): per order
+       P_n = matches_n / hyp_n and R_n = matches_n / ref_n; P and R are their averages over the orders
+       where both are defined, and
+
+           chrF = (1 + beta^2) P R / (beta^2 P + R)
+
+    ``fast=True`` (the default) gets the sums of steps 1-3 for the whole corpus at once from integer n-gram
+    tables (:func:`chrf_segment_counts`, "the fast way" above); the tests prove both give the same counts.
+
         >>> round(corpus_chrf(["the cat sat on the mat", "a dog"], [["the cat is on the mat"], ["a dog"]]).score, 4)
         0.6647
     """
-    stats = corpus_stats(hypotheses, references, char_order=char_order, word_order=word_order, beta=beta,
-                         lowercase=lowercase, whitespace=whitespace, eps_smoothing=eps_smoothing, fast=fast)
-    return score_stats(stats)
+    options = dict(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
+                   whitespace=whitespace, eps_smoothing=eps_smoothing)
+    if not isinstance(fast, bool):
+        raise TypeError(f"fast must be True or False, got {fast!r}")
+    if fast:  # the same sums, from the whole-corpus integer tables
+        stats = corpus_stats(hypotheses, references, fast=True, **options)
+    else:  # steps 1-3, one segment at a time
+        stats = sum(segment_stats(hypotheses, references, fast=False, **options))
+    return score_stats(stats)  # step 4
 
 
-def chrf_table(hypothesis: str, reference: str, n: int, *, whitespace: bool = False, lowercase: bool = False):
-    """A pandas table of the character n-grams of order ``n``: count in the hypothesis, in the reference,
-    and the clipped match (imports pandas when called)."""
-    import pandas as pd
+# --------------------------------------------------------------------------------------------------------
+# The metric protocol (evalkit.protocol): what significance tests and bootstraps use
+# --------------------------------------------------------------------------------------------------------
+# A row is CHRFStats.row(): hyp_1..K, ref_1..K, matches_1..K, K = char_order + word_order.
+METRIC_OPTIONS = frozenset({"char_order", "word_order", "beta", "lowercase", "whitespace", "eps_smoothing"})
 
-    hyp = char_ngrams(prepare(hypothesis, lowercase=lowercase), n, whitespace=whitespace)
-    ref = char_ngrams(prepare(reference, lowercase=lowercase), n, whitespace=whitespace)
-    grams = list(hyp) + [g for g in ref if g not in hyp]
-    rows = [{"n-gram": g, "hypothesis": hyp[g], "reference": ref[g], "matched": min(hyp[g], ref[g])} for g in grams]
-    return pd.DataFrame(rows, columns=["n-gram", "hypothesis", "reference", "matched"])
+
+def _settings(options: dict) -> dict:
+    return dict(char_order=options.get("char_order", CHAR_ORDER), word_order=options.get("word_order", WORD_ORDER),
+                beta=options.get("beta", BETA), lowercase=options.get("lowercase", False),
+                whitespace=options.get("whitespace", False), eps_smoothing=options.get("eps_smoothing", False))
+
+
+def corpus_rows(corpora: Sequence[Sequence[Any]], references: Sequence[Any], options: dict, fast: bool = True) -> list:
+    """:func:`segment_stats` of each corpus as an int64 matrix, a row per segment (it checks the options)."""
+    import numpy as np
+
+    settings = _settings(options)
+    k = settings["char_order"] + settings["word_order"]
+    return [np.array([s.row() for s in segment_stats(c, references, fast=fast, **settings)],
+                     dtype=np.int64).reshape(len(c), 3 * k)
+            for c in corpora]
+
+
+def score_row(row: Sequence[int], options: dict) -> float:
+    """The readable way: the summed row as :class:`CHRFStats`, scored by :func:`score_stats`."""
+    return score_stats(CHRFStats.from_row([int(x) for x in row], **_settings(options))).score
+
+
+def score_rows(rows, options: dict, float32: bool = False):
+    """:func:`chrf_percent` of many summed rows at once (numpy), operation for operation (the same floats;
+    tests/test_chrf.py proves it), divided by 100.
+
+    ``float32=True``: sacreBLEU's float32 percentages (not divided by 100).  sacreBLEU scores resampled
+    statistics held as float32 numpy numbers, so every division, sum and product of its ``_compute_f_score``
+    is a float32 operation (numpy rounds the Python constants beta^2 and 1 + beta^2 to float32 first).  Not
+    offered with ``eps_smoothing`` (there sacreBLEU mixes float32 with float64 constants order by order):
+    ``None``.
+    """
+    import numpy as np
+
+    settings = _settings(options)
+    k = settings["char_order"] + settings["word_order"]
+    beta = settings["beta"]
+    if float32 and settings["eps_smoothing"]:
+        return None
+    dtype = np.float32 if float32 else np.float64
+    hyp, ref, matches = (rows[:, i * k : (i + 1) * k].astype(dtype) for i in range(3))
+    safe_hyp, safe_ref = np.where(hyp > 0, hyp, 1), np.where(ref > 0, ref, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if settings["eps_smoothing"]:  # the mean over all orders of the per-order F
+            total = np.zeros(len(rows))
+            for i in range(k):
+                p = np.where(hyp[:, i] > 0, matches[:, i] / safe_hyp[:, i], EPSILON)
+                r = np.where(ref[:, i] > 0, matches[:, i] / safe_ref[:, i], EPSILON)
+                total = total + np.where(beta * beta * p + r > 0, f_score(p, r, beta), EPSILON)
+            return 100 * total / k / 100
+        # Precision and recall averaged over the orders where both sides have n-grams, then one F.
+        sum_p, sum_r = np.zeros(len(rows), dtype=dtype), np.zeros(len(rows), dtype=dtype)
+        effective = np.zeros(len(rows), dtype=np.int64)
+        for i in range(k):
+            both = (hyp[:, i] > 0) & (ref[:, i] > 0)
+            sum_p = np.where(both, sum_p + matches[:, i] / safe_hyp[:, i], sum_p)
+            sum_r = np.where(both, sum_r + matches[:, i] / safe_ref[:, i], sum_r)
+            effective += both
+        n = np.where(effective > 0, effective, 1).astype(dtype)
+        avg_p, avg_r = sum_p / n, sum_r / n
+        f = f_score(avg_p, avg_r, beta)
+        zero = (effective == 0) | (avg_p + avg_r == 0)
+    if float32:
+        return np.where(zero, np.float32(0), np.float32(100) * f)  # sacreBLEU's percentages, float32
+    return np.where(zero, 0.0, 100 * f) / 100
+
+
+METRIC = register_metric(Metric("chrf", METRIC_OPTIONS, corpus_rows, score_row, score_rows, float32_scale=100.0))
 
 
 __all__ = [
@@ -578,12 +760,14 @@ __all__ = [
     "best_reference_counts",
     "char_ngrams",
     "chrf_percent",
-    "chrf_table",
     "chrf_value",
     "corpus_chrf",
+    "corpus_rows",
     "corpus_stats",
-    "f_beta",
+    "average_precision_recall",
     "match_counts",
+    "score_row",
+    "score_rows",
     "score_stats",
     "segment_stats",
     "sentence_chrf",

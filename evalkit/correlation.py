@@ -319,96 +319,6 @@ def bootstrap_difference(
     return _interval(value, estimates, undefined, f"{method} difference", n_samples, confidence, seed)
 
 
-# --------------------------------------------------------------------------------------------------------
-# The picture
-# --------------------------------------------------------------------------------------------------------
-# Where a label may go, in points from its point: right of it first, then left, each further up or down.
-LABEL_OFFSETS = tuple((side, dy) for dy in (3, -11, 13, -21, 23, -31, 33, -41, 43, -51) for side in (4, -4))
-
-
-def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _inside(box: tuple[float, float, float, float], bounds: tuple[float, float, float, float] | None) -> bool:
-    return bounds is None or (bounds[0] <= box[0] and box[2] <= bounds[2] and bounds[1] <= box[1] and box[3] <= bounds[3])
-
-
-def place_labels(points: Sequence[tuple[float, float]], widths: Sequence[float], height: float,
-                 offsets: Sequence[tuple[float, float]] = LABEL_OFFSETS, marker: float = 3.0,
-                 bounds: tuple[float, float, float, float] | None = None):
-    """Greedy label placement, in display units: for each point (top one first), the first offset in
-    ``offsets`` whose label box (``widths[i]`` x ``height``, to the right of the offset if it points right,
-    else to the left) overlaps neither a label placed before nor any point's marker (a square of
-    ``marker`` around it), and stays inside ``bounds`` (x0, y0, x1, y1), the plot area, if given.
-    Returns one (dx, dy) offset per point; if nothing fits, the first offset.
-
-    >>> place_labels([(10.0, 50.0)], [40.0], 10.0)                        # right of the point
-    [(4, 3)]
-    >>> place_labels([(90.0, 50.0)], [40.0], 10.0, bounds=(0, 0, 100, 100))  # no room on the right
-    [(-4, 3)]
-    """
-    markers = [(x - marker, y - marker, x + marker, y + marker) for x, y in points]
-    placed: list[tuple[float, float, float, float]] = []
-    chosen: list[tuple[float, float]] = [offsets[0]] * len(points)
-    for i in sorted(range(len(points)), key=lambda k: (-points[k][1], points[k][0])):
-        x, y = points[i]
-        for dx, dy in offsets:
-            left = x + dx if dx >= 0 else x + dx - widths[i]
-            box = (left, y + dy, left + widths[i], y + dy + height)
-            if _inside(box, bounds) and not any(_overlaps(box, b) for b in placed) and not any(
-                _overlaps(box, m) for k, m in enumerate(markers) if k != i
-            ):
-                chosen[i] = (dx, dy)
-                break
-        dx, dy = chosen[i]
-        left = x + dx if dx >= 0 else x + dx - widths[i]
-        placed.append((left, y + dy, left + widths[i], y + dy + height))
-    return chosen
-
-
-def plot_agreement(metric: Mapping[str, float], human: Mapping[str, float], *, metric_name: str = "metric",
-                   human_name: str = "human score", ax=None):
-    """Scatter plot of one point per item (metric score on x, human score on y), each labelled with its
-    name, and Pearson's r and Kendall's tau in the title.  Returns the matplotlib Axes (matplotlib is
-    imported here, not when the module loads).
-    """
-    if not isinstance(metric, Mapping) or not isinstance(human, Mapping):
-        raise TypeError("metric and human must be mappings from item name to score")
-    if set(metric) != set(human):
-        raise ValueError(f"metric and human must score the same items; only in one of them: "
-                         f"{sorted(set(metric) ^ set(human))}")
-    from matplotlib.font_manager import FontProperties
-
-    from .plots import new_axes
-
-    names = list(metric)
-    xs, ys = [metric[k] for k in names], [human[k] for k in names]
-    r, tau = pearson(xs, ys), kendall_tau(xs, ys)
-    ax = ax if ax is not None else new_axes(figsize=(7.0, 5.0))
-    ax.scatter(xs, ys, color="C0", zorder=3)
-    ax.set_xlabel(metric_name)
-    ax.set_ylabel(human_name)
-    ax.set_title(f"{metric_name} against {human_name}: r = {r:.3f}, Kendall tau = {tau:.3f} ({len(names)} items)")
-    ax.autoscale_view()
-    ax.figure.draw_without_rendering()  # let the layout settle (axes in a grid shrink) before measuring
-    # labels placed in points (1/72 inch) so that they cover neither each other nor the other points, and
-    # stay inside the plot area (a label sticking out would cover the tick labels)
-    to_points = 72.0 / ax.figure.dpi
-    points = [(px * to_points, py * to_points) for px, py in ax.transData.transform(list(zip(xs, ys)))]
-    area = tuple(v * to_points for v in ax.get_window_extent().extents)
-    fontsize = FontProperties(size="small").get_size_in_points()  # follows the style's font.size
-    renderer, font = ax.figure.canvas.get_renderer(), FontProperties(size=fontsize)
-    widths = [renderer.get_text_width_height_descent(name, font, ismath=False)[0] * to_points for name in names]
-    offsets = place_labels(points, widths, 1.2 * fontsize, bounds=area)
-    for name, x, y, (dx, dy) in zip(names, xs, ys, offsets):
-        far = abs(dy) > 3  # moved off its usual place: draw a thin line back to the point
-        ax.annotate(name, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=fontsize,
-                    ha="left" if dx >= 0 else "right", va="bottom",
-                    arrowprops={"arrowstyle": "-", "color": "grey", "lw": 0.5} if far else None)
-    return ax
-
-
 __all__ = [
     "METHODS",
     "TAU_VARIANTS",
@@ -423,8 +333,5 @@ __all__ = [
     "mean",
     "pair_counts",
     "pearson",
-    "LABEL_OFFSETS",
-    "place_labels",
-    "plot_agreement",
     "sign",
 ]

@@ -6,16 +6,17 @@ What is here computes the same things with a few ideas (lessons 09 and 10 explai
 1. **Cache what repeats.**  When 16 systems are scored against one reference, the reference n-grams are
    the same every time: count them once and keep them (least-recently-used caches keyed by the text,
    each bounded by an approximate byte budget and safe to share between threads: :class:`BoundedCache`).
-2. **Let C loops do the work.**  ``Counter(zip(...))`` counts all n-grams of one order in one call; set
-   operations find shared n-grams; big-integer arithmetic runs a whole column of the LCS table at once.
-3. **Count with integers instead of strings.**  Every token, then every n-gram, gets an integer id, and a
-   whole corpus is matched at once with sorted numpy arrays (:class:`ReferenceIndex`).
+2. **Let C loops do the work.**  The C loop behind ``Counter`` counts all n-grams of one order in one
+   call; set operations find shared n-grams; big-integer arithmetic runs a whole column of the LCS table at once.
+3. **Count with integers instead of strings.**  Every token (or character), then every n-gram, gets an
+   integer id, and a whole corpus is matched at once with sorted numpy arrays (:class:`ReferenceIndex`,
+   the one n-gram index BLEU, ROUGE-N and chrF count with).
 
 Nothing here knows a metric: this module imports no metric module.  Each metric module owns its ``fast=``
-switch and assembles its statistics from these engines (what only one metric uses lives beside it:
-``chrf_fast.py``, ``ter_fast.py``).  Sections: a cache bounded by memory; cached tokenizers; n-gram counts;
-integer n-gram index; text profiles (tokens and what is derived from them); bit-parallel LCS; packed sums;
-bootstrap draws in chunks; packed n-gram keys (chrF's characters); the caches (:func:`cache_info`,
+switch and assembles its statistics from these engines (what only one metric uses lives beside it: chrF's
+in ``chrf.py``, TER's in ``ter_fast.py``).  Sections: a cache bounded by memory; cached tokenizers; n-gram
+counts; the integer n-gram index; text profiles (tokens and what is derived from them); bit-parallel LCS;
+packed sums; bootstrap draws in chunks; texts as integer units (code points); the caches (:func:`cache_info`,
 :func:`clear_caches`, also reachable as ``evalkit.cache_info()`` and ``evalkit.clear_caches()``).
 """
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -202,42 +203,8 @@ def as_tuple(text, split, lowercase: bool) -> tuple[str, ...]:
 
 
 # --------------------------------------------------------------------------------------------------------
-# n-gram counting, one Counter per order
+# n-gram counting, one dict of counts per order
 # --------------------------------------------------------------------------------------------------------
-def order_counts(tokens: Sequence[str], n: int) -> Counter:
-    """Counts of the n-grams of one order: ``zip`` of n shifted views, counted by Counter in C."""
-    return Counter(zip(*[tokens[i:] for i in range(n)]))
-
-
-REFERENCE_COUNTS_BUDGET = 256 * MB
-_REFERENCE_COUNTS = BoundedCache("reference n-gram counts", REFERENCE_COUNTS_BUDGET)
-
-
-def reference_side(references: tuple[tuple[str, ...], ...], max_order: int) -> tuple[tuple[int, ...], list]:
-    """(reference lengths, per order the max count of each n-gram over the references), cached."""
-    key = (references, max_order)
-    found = _REFERENCE_COUNTS.get(key)
-    if found is not None:
-        return found
-    lens, pooled = _count_references(references, max_order)
-    nbytes = sys.getsizeof(key) + sys.getsizeof(references) + sum(map(tokens_bytes, references))
-    nbytes += sum(grams_bytes(c, n) for n, c in enumerate(pooled, 1))
-    return _REFERENCE_COUNTS.put(key, (lens, pooled), nbytes)
-
-
-def _count_references(references, max_order):
-    """The uncached counting behind :func:`reference_side`."""
-    pooled = []
-    for n in range(1, max_order + 1):
-        best = order_counts(references[0], n)
-        for ref in references[1:]:
-            for gram, count in order_counts(ref, n).items():
-                if count > best[gram]:
-                    best[gram] = count
-        pooled.append(best)
-    return tuple(len(r) for r in references), pooled
-
-
 def clipped_total(hyp: dict, ref: dict, once: bool = False) -> int:
     """sum over shared n-grams of min(hyp count, ref count), with the loops in C.  With ``once`` (every
     n-gram occurs once on at least one side) each minimum is 1: the number of shared n-grams."""
@@ -288,44 +255,115 @@ def counts_and_once(tokens: Sequence[str], max_order: int) -> list[tuple[dict, b
 
 
 # --------------------------------------------------------------------------------------------------------
-# Whole-corpus counting with integers (numpy)
+# Whole-corpus counting with integers (numpy): one n-gram index for BLEU, ROUGE-N and chrF
 # --------------------------------------------------------------------------------------------------------
-# Every token gets an integer id; an n-gram gets the id of the pair (its (n-1)-gram prefix's id, its last
-# token's id), ranked among the *reference* n-grams of that order.  A hypothesis n-gram that no reference
-# has gets -1, and so does every longer n-gram that extends it.  Matching within a segment then compares
-# integers `ngram_id * segments + segment`, sorted, for the whole corpus at once.  The reference side of
-# these tables is built once and cached, keyed by the reference texts.
+# Every unit (a token, a character, a word) gets a small integer id; an n-gram gets the id of the pair (its
+# (n-1)-gram prefix's id, its last unit's id), ranked among the *reference* n-grams of that order.  A
+# hypothesis n-gram that no reference has gets -1, and so does every longer n-gram that extends it.
+# Matching within a segment then compares integers `ngram_id * segments + segment`, sorted, for the whole
+# corpus at once.  The ids are ranks, so they stay small whatever the vocabulary and the order.  With a
+# small alphabet (characters) the ranking is skipped where it is not needed: the pair code
+# `prefix id * alphabet size + last unit id` is itself the n-gram's id while the keys fit in 62 bits.  The
+# reference side of these tables is built once and cached by its callers.
+_KEY_LIMIT = 2**62  # keys stay below this, far from int64's overflow
 
 
 class ReferenceIndex:
-    """Integer tables of the references of a corpus, for counting any hypothesis corpus against them."""
+    """Integer tables of the references of a corpus, for counting the clipped n-gram matches of any
+    hypothesis corpus against them, per order 1..max_order: BLEU's corpus counting, ROUGE-N of many
+    pairs and chrF's character and word n-grams all count with this one class.
+
+    - ``ReferenceIndex(ref_tokens, max_order)``: ``ref_tokens[i]`` holds the token tuples of the
+      references of segment i; an n-gram is clipped by its largest count in any one of them (BLEU's rule).
+      :meth:`matches` takes hypothesis token tuples.
+    - ``ReferenceIndex.of_units(units, lengths, max_order)``: one reference per segment, given as integer
+      units (chrF: characters as code points, words as ids), all segments concatenated, with their
+      lengths.  :meth:`unit_matches` takes hypothesis units the same way.
+    """
 
     def __init__(self, ref_tokens: list[tuple[tuple[str, ...], ...]], max_order: int):
         import numpy as np
 
-        self.max_order = max_order
-        self.segments = len(ref_tokens)
         self.ref_lens = [tuple(map(len, refs)) for refs in ref_tokens]
         rows = [r for refs in ref_tokens for r in refs]
-        row_seg = np.repeat(np.arange(self.segments), [len(refs) for refs in ref_tokens])
-        row_k = np.concatenate([np.arange(len(refs)) for refs in ref_tokens])
-        self.kmax = int(max(len(refs) for refs in ref_tokens))
         flat = [t for r in rows for t in r]
         self.vocab = {t: i for i, t in enumerate(dict.fromkeys(flat))}
         self.lookup = IdsOrMinusOne(self.vocab)  # a hypothesis token no reference has gets -1
-        self.size = max(len(self.vocab), 1)
+        self.alphabet = self.table = None
         ids = np.fromiter(map(self.vocab.__getitem__, flat), dtype=np.int64, count=len(flat))
-        seg, rem, owner = _positions([len(r) for r in rows])
-        seg = row_seg[owner] if len(owner) else seg
-        k = row_k[owner] if len(owner) else seg
-        self.pair_tables = []  # per order n >= 2: sorted distinct (prefix id * size + last token id)
+        self._build(ids, [len(r) for r in rows], [len(refs) for refs in ref_tokens], len(self.vocab), max_order,
+                    rank_every_order=True)
+
+    @classmethod
+    def of_units(cls, units, lengths, max_order: int) -> ReferenceIndex:
+        """The index of integer rows: ``units`` is every row's units concatenated (any int64 values),
+        ``lengths`` the number of units of each row; row i is the one reference of segment i."""
+        import numpy as np
+
+        index = cls.__new__(cls)
+        index.ref_lens = index.vocab = index.lookup = None
+        units = np.asarray(units, dtype=np.int64)
+        # the distinct units ("the alphabet") numbered 0..A-1; a lookup table when they are small numbers
+        index.alphabet, index.table = np.unique(units), None
+        if len(index.alphabet) and 0 <= index.alphabet[0] and index.alphabet[-1] < 2**21:
+            index.table = np.full(int(index.alphabet[-1]) + 2, -1, dtype=np.int64)  # its last entry stays -1
+            index.table[index.alphabet] = np.arange(len(index.alphabet))
+        lengths = np.asarray(lengths, dtype=np.int64)
+        index._build(index.unit_ids(units), lengths, np.ones(len(lengths), dtype=np.int64), len(index.alphabet),
+                     max_order, rank_every_order=False)
+        return index
+
+    def unit_ids(self, units):
+        """The dense id of each integer unit (an index built by :meth:`of_units`), -1 for a unit no
+        reference has."""
+        import numpy as np
+
+        units = np.asarray(units, dtype=np.int64)
+        if self.table is not None:
+            top = len(self.table) - 1
+            return self.table[np.where((units >= 0) & (units < top), units, top)]
+        if len(self.alphabet) == 0:
+            return np.full(len(units), -1, dtype=np.int64)
+        j = np.minimum(np.searchsorted(self.alphabet, units), len(self.alphabet) - 1)
+        return np.where(self.alphabet[j] == units, j, -1)
+
+    def _build(self, ids, row_lengths, refs_per_segment, size: int, max_order: int, rank_every_order: bool) -> None:
+        """The tables, from the reference units' ids (rows concatenated), each row's length, and how many
+        rows (references) each segment has.  ``rank_every_order``: rank the pairs at every order (what
+        lesson 10 shows), else only where the pair codes would not fit (see the comment above)."""
+        import numpy as np
+
+        self.max_order = max_order
+        counts = np.asarray(refs_per_segment, dtype=np.int64)
+        self.segments = len(counts)
+        self.kmax = int(counts.max()) if len(counts) else 1
+        self.size = max(size, 1)
+        row_seg = np.repeat(np.arange(self.segments), counts)
+        row_k = np.arange(len(row_seg)) - np.repeat(np.cumsum(counts) - counts, counts)  # reference k of its segment
+        owner, rem = _positions(row_lengths)
+        seg, k = row_seg[owner], row_k[owner]
+        # per order n >= 2: sorted distinct (prefix id * size + last unit id), or None where the pair code
+        # itself is the n-gram id
+        self.pair_tables: list = []
         self.keys, self.counts = [], []  # per order: sorted (ngram id * segments + segment), max count
-        code = ids
+        code, bound = ids, self.size  # bound: every id of this order is below it
+        room = _KEY_LIMIT // (max(self.segments, 1) * self.kmax)
         for n in range(1, max_order + 1):
-            if n > 1:
+            if n > 1 and (rank_every_order or bound * self.size >= room
+                          or (n < max_order and bound * self.size * self.size >= _KEY_LIMIT)):
                 code, table = _extend_reference_codes(code, ids, rem, n, self.size)
                 self.pair_tables.append(table)
+                bound = max(len(table), 1)
+            elif n > 1:
+                code = _pair_codes(code, ids, rem, n, self.size)
+                self.pair_tables.append(None)
+                bound *= self.size
             valid = (rem >= n) & (code >= 0)
+            if self.kmax == 1:  # one reference per segment: its counts are the clip
+                uniq, cnt = np.unique(code[valid] * self.segments + seg[valid], return_counts=True)
+                self.keys.append(uniq)
+                self.counts.append(cnt)
+                continue
             key = (code[valid] * self.segments + seg[valid]) * self.kmax + k[valid]
             uniq, cnt = np.unique(key, return_counts=True)
             seg_key = uniq // self.kmax
@@ -335,10 +373,14 @@ class ReferenceIndex:
 
     def nbytes(self) -> int:
         """Approximate bytes held: the arrays, the two token -> id dicts and their tokens, the lengths."""
-        arrays = sum(a.nbytes for a in (*self.pair_tables, *self.keys, *self.counts))
-        vocab = 2 * sys.getsizeof(self.vocab) + sum(map(sys.getsizeof, self.vocab))
-        lengths = sys.getsizeof(self.ref_lens) + sum(map(sys.getsizeof, self.ref_lens))
-        return arrays + vocab + lengths
+        arrays = [t for t in self.pair_tables if t is not None] + [*self.keys, *self.counts]
+        arrays += [a for a in (self.alphabet, self.table) if a is not None]
+        size = sum(a.nbytes for a in arrays)
+        if self.vocab is not None:
+            size += 2 * sys.getsizeof(self.vocab) + sum(map(sys.getsizeof, self.vocab))
+        if self.ref_lens is not None:
+            size += sys.getsizeof(self.ref_lens) + sum(map(sys.getsizeof, self.ref_lens))
+        return size
 
     def matches(self, hyp_tokens: list[tuple[str, ...]], per_segment: bool = False) -> list:
         """Clipped matches per order of a hypothesis corpus (one tuple of tokens per segment): summed over
@@ -347,23 +389,36 @@ class ReferenceIndex:
 
         flat = [t for h in hyp_tokens for t in h]
         ids = np.fromiter(map(self.lookup.__getitem__, flat), dtype=np.int64, count=len(flat))
-        seg, rem, _ = _positions([len(h) for h in hyp_tokens])
+        return self._matched(ids, [len(h) for h in hyp_tokens], per_segment)
+
+    def unit_matches(self, units, lengths) -> list:
+        """Clipped matches per order and segment of hypothesis rows of integer units (row i against
+        reference row i of an index built by :meth:`of_units`), as one numpy array per order."""
+        return self._matched(self.unit_ids(units), lengths, per_segment=True)
+
+    def _matched(self, ids, lengths, per_segment: bool) -> list:
+        import numpy as np
+
+        segments = len(lengths)
+        owner, rem = _positions(lengths)
         out = []
         code = ids
         for n in range(1, self.max_order + 1):
-            if n > 1:
+            if n > 1 and self.pair_tables[n - 2] is None:
+                code = _pair_codes(code, ids, rem, n, self.size)
+            elif n > 1:
                 code = _extend_hypothesis_codes(code, ids, rem, n, self.size, self.pair_tables[n - 2])
             valid = (rem >= n) & (code >= 0)
-            uniq, hyp_count = np.unique(code[valid] * self.segments + seg[valid], return_counts=True)
+            uniq, hyp_count = np.unique(code[valid] * self.segments + owner[valid], return_counts=True)
             keys, ref_count = self.keys[n - 1], self.counts[n - 1]
             if len(keys) == 0 or len(uniq) == 0:
-                out.append(np.zeros(len(hyp_tokens), dtype=np.int64) if per_segment else 0)
+                out.append(np.zeros(segments, dtype=np.int64) if per_segment else 0)
                 continue
             j = np.minimum(np.searchsorted(keys, uniq), len(keys) - 1)
             hit = keys[j] == uniq
             clipped = np.minimum(hyp_count[hit], ref_count[j[hit]])
             if per_segment:  # the segment is the key modulo the number of segments
-                out.append(np.bincount(uniq[hit] % self.segments, weights=clipped, minlength=len(hyp_tokens))
+                out.append(np.bincount(uniq[hit] % self.segments, weights=clipped, minlength=segments)
                            .astype(np.int64))
             else:
                 out.append(int(clipped.sum()))
@@ -377,16 +432,30 @@ class IdsOrMinusOne(dict):
         return -1
 
 
-def _positions(lengths: list[int]):
-    """For a concatenation of sequences: each token's sequence index, how many tokens remain in its
-    sequence from it on (itself included), and (again) its sequence index, as numpy arrays."""
+def _positions(lengths):
+    """For a concatenation of sequences of the given lengths: each unit's sequence index, and how many
+    units remain in its sequence from it on (itself included), as numpy arrays."""
     import numpy as np
 
     lens = np.asarray(lengths, dtype=np.int64)
     owner = np.repeat(np.arange(len(lens)), lens)
     starts = np.cumsum(lens) - lens
     rem = lens[owner] - (np.arange(int(lens.sum())) - starts[owner])
-    return owner, rem, owner
+    return owner, rem
+
+
+def _pair_codes(prev, ids, rem, n, size):
+    """n-gram ids as pair codes, prefix id * size + last unit id; -1 where either is -1 (or no n-gram starts)."""
+    import numpy as np
+
+    total = len(ids)
+    code = np.full(total, -1, dtype=np.int64)
+    span = total - n + 1
+    if span <= 0:
+        return code
+    prefix, last = prev[:span], ids[n - 1 :]
+    code[:span] = np.where((rem[:span] >= n) & (prefix >= 0) & (last >= 0), prefix * size + last, -1)
+    return code
 
 
 def _extend_reference_codes(prev, ids, rem, n, size):
@@ -677,118 +746,8 @@ def uniform_draws_in_chunks(rng, high: int, shape: tuple[int, int], max_elements
 
 
 # --------------------------------------------------------------------------------------------------------
-# Packed n-gram keys: n-grams of small-alphabet units as one int64 each, matched per row
+# Texts as integer units
 # --------------------------------------------------------------------------------------------------------
-# A text is a row of units (characters, or word ids).  The references' distinct units get dense ids
-# 0..A-1 ("the alphabet"), b = bits(A) bits each, so an n-gram of up to N units packs exactly into n * b
-# bits, and (row << N * b) | packed n-gram is one int64 when it fits in 63 bits.  Clipped matches of a
-# whole corpus are then: sort the hypothesis keys, count equal runs, look each up among the sorted
-# reference keys, take the minimum, add up per row.  A hypothesis unit outside the alphabet breaks every
-# n-gram that contains it (no reference can have that n-gram).
-
-
-def _runs(sorted_keys):
-    """Distinct values of a sorted int array and how often each occurs."""
-    import numpy as np
-
-    if len(sorted_keys) == 0:
-        return sorted_keys, np.zeros(0, dtype=np.int64)
-    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
-    return sorted_keys[starts], np.diff(np.r_[starts, len(sorted_keys)])
-
-
-def _row_positions(lengths):
-    """For concatenated rows of the given lengths: each unit's row and its position within the row."""
-    import numpy as np
-
-    lens = np.asarray(lengths, dtype=np.int64)
-    row = np.repeat(np.arange(len(lens)), lens)
-    starts = np.cumsum(lens) - lens
-    return row, np.arange(int(lens.sum()), dtype=np.int64) - starts[row]
-
-
-class PackedNgramIndex:
-    """The n-grams (orders 1..max_order) of reference rows as sorted packed int64 keys with counts.
-
-    ``fits`` is False when the keys would not fit in 63 bits (a huge alphabet or corpus); callers then
-    count another way.
-    """
-
-    def __init__(self, units, lengths, max_order: int):
-        import numpy as np
-
-        self.max_order = max_order
-        self.lengths = np.asarray(lengths, dtype=np.int64)
-        self.alphabet = np.unique(units)
-        self.bits = max(1, int(len(self.alphabet)).bit_length())
-        self.row_shift = max_order * self.bits
-        self.fits = self.row_shift + max(1, int(len(self.lengths)).bit_length()) <= 63
-        self.keys, self.counts = [], []
-        if not self.fits:
-            return
-        # unit -> dense id as a lookup table (-1 for a unit outside the alphabet), for units below 2^21
-        self.table = None
-        if len(self.alphabet) and 0 <= self.alphabet[0] and self.alphabet[-1] < 2**21:
-            self.table = np.full(int(self.alphabet[-1]) + 2, -1, dtype=np.int64)
-            self.table[self.alphabet] = np.arange(len(self.alphabet))
-        dense, known = self.dense_ids(units)
-        for keys in self._packed_keys(dense, known, self.lengths):
-            sorted_keys = np.sort(keys, kind="stable")
-            uniq, cnt = _runs(sorted_keys)
-            self.keys.append(uniq)
-            self.counts.append(cnt)
-
-    def dense_ids(self, units):
-        """(dense id of each unit, whether the unit is in the alphabet at all)."""
-        import numpy as np
-
-        if self.table is not None:
-            top = len(self.table) - 1  # the table's last entry is -1
-            dense = self.table[np.where((units >= 0) & (units < top), units, top)]
-            return dense, dense >= 0
-        if len(self.alphabet) == 0:
-            return np.zeros(len(units), dtype=np.int64), np.zeros(len(units), dtype=bool)
-        j = np.minimum(np.searchsorted(self.alphabet, units), len(self.alphabet) - 1)
-        return j.astype(np.int64), self.alphabet[j] == units
-
-    def _packed_keys(self, dense, known, lengths):
-        """Per order n: the (row << row_shift | packed n-gram) keys of the n-grams made of known units."""
-        import numpy as np
-
-        row, pos = _row_positions(lengths)
-        remaining = (lengths[row] - pos) if len(row) else row  # units from here to the end of the row
-        row_base = row << self.row_shift
-        packed, ok = dense, known
-        total = len(dense)
-        for n in range(1, self.max_order + 1):
-            span = total - n + 1
-            if span <= 0:
-                yield np.zeros(0, dtype=np.int64)
-                continue
-            if n > 1:
-                packed = (packed[:span] << self.bits) | dense[n - 1 :]
-                ok = ok[:span] & known[n - 1 :]
-            yield (row_base[:span] | packed)[ok & (remaining[:span] >= n)]
-
-    def matches(self, units, lengths):
-        """Clipped matches per order and row of hypothesis rows (row i against reference row i)."""
-        import numpy as np
-
-        lengths = np.asarray(lengths, dtype=np.int64)
-        out = []
-        for n, keys in enumerate(self._packed_keys(*self.dense_ids(units), lengths)):
-            ref_keys, ref_counts = self.keys[n], self.counts[n]
-            uniq, hyp_counts = _runs(np.sort(keys, kind="stable"))
-            if len(uniq) == 0 or len(ref_keys) == 0:
-                out.append(np.zeros(len(lengths), dtype=np.int64))
-                continue
-            k = np.minimum(np.searchsorted(ref_keys, uniq), len(ref_keys) - 1)
-            hit = ref_keys[k] == uniq
-            clipped = np.minimum(hyp_counts[hit], ref_counts[k[hit]])
-            out.append(np.bincount(uniq[hit] >> self.row_shift, weights=clipped, minlength=len(lengths)).astype(np.int64))
-        return out
-
-
 def code_points(texts):
     """All characters of the texts, concatenated, as an int64 array of code points, and the lengths."""
     import numpy as np
@@ -814,12 +773,12 @@ def _entry_bytes_bound(fn) -> int:
 def bounded_caches() -> dict[str, BoundedCache]:
     """The caches bounded by bytes, by name (each has a ``budget`` attribute one may change)."""
     caches = {cache.name: cache for cache in list(_TOKEN_CACHES.values())}
-    for cache in (_REFERENCE_COUNTS, _PROFILES, _REFERENCE_INDEXES, *_REGISTERED):
+    for cache in (_PROFILES, _REFERENCE_INDEXES, *_REGISTERED):
         caches[cache.name] = cache
     return caches
 
 
-_REGISTERED: list[BoundedCache] = []  # caches that metric-specific engines keep (chrf_fast.py, ...)
+_REGISTERED: list[BoundedCache] = []  # caches that metric modules keep for their engines (chrF's references, ...)
 
 
 def register_cache(cache: BoundedCache) -> BoundedCache:

@@ -54,6 +54,7 @@ from ._checks import (
     check_text,
 )
 from .ngrams import ngram_counts
+from .protocol import AdditiveStats, Metric, register_metric, segment_count, setting
 from .tokenize import check_tokenize, get_tokenizer, warn_about_corpus_tokenization, warn_about_tokenization
 
 DEFAULT_ORDER = 4
@@ -133,7 +134,7 @@ def order_counts(
 
 
 @dataclass(frozen=True)
-class GLEUStats:
+class GLEUStats(AdditiveStats):
     """Additive counts for one sentence against one reference, or their sum over a corpus.
 
     Per order n (index n-1): ``matches`` (clipped matches with the reference), ``penalties`` (source
@@ -147,37 +148,13 @@ class GLEUStats:
     penalties: tuple[int, ...]
     numerators: tuple[int, ...]
     totals: tuple[int, ...]
-    segments: int = 1
-    formula: str = "code"
-    tokenize: str = "none"
+    segments: int = segment_count()
+    formula: str = setting("code", "formulas")
+    tokenize: str = setting("none", "tokenizers")
 
     @property
     def max_order(self) -> int:
         return len(self.matches)
-
-    def __add__(self, other: GLEUStats) -> GLEUStats:
-        if not isinstance(other, GLEUStats):
-            return NotImplemented
-        if self.max_order != other.max_order:
-            raise ValueError(f"cannot add statistics of max order {self.max_order} and {other.max_order}")
-        if (self.formula, self.tokenize) != (other.formula, other.tokenize):
-            raise ValueError("cannot add statistics counted with different formulas or tokenizers")
-        return GLEUStats(
-            hyp_len=self.hyp_len + other.hyp_len,
-            ref_len=self.ref_len + other.ref_len,
-            matches=tuple(a + b for a, b in zip(self.matches, other.matches)),
-            penalties=tuple(a + b for a, b in zip(self.penalties, other.penalties)),
-            numerators=tuple(a + b for a, b in zip(self.numerators, other.numerators)),
-            totals=tuple(a + b for a, b in zip(self.totals, other.totals)),
-            segments=self.segments + other.segments,
-            formula=self.formula,
-            tokenize=self.tokenize,
-        )
-
-    def __radd__(self, other: Any) -> GLEUStats:
-        if other == 0:  # lets the built-in sum() start from 0
-            return self
-        return NotImplemented
 
 
 def stats_from_tokens(
@@ -717,7 +694,92 @@ def sentence_gleu(
     )
 
 
+# --------------------------------------------------------------------------------------------------------
+# The metric protocol (evalkit.protocol): what significance tests use
+# --------------------------------------------------------------------------------------------------------
+# GLEU's statistics add up once every sentence has *one* reference.  corpus_gleu draws a reference per
+# sentence, scores the corpus, and averages over 500 such draws; the paired tests use one draw: the
+# references of corpus_gleu's iteration ``iteration`` (0 by default; ``reference_seed`` as corpus_gleu's
+# ``seed``), the same for the baseline and every system.  The score of the real corpus is then
+# corpus_gleu(...).scores[iteration], which is corpus_gleu's score itself when every sentence has one
+# reference (nothing to draw) or with mode="max" (each system's best reference per sentence, gleu -m).
+# The resampled corpora keep each sentence's reference.  GLEU also reads the uncorrected sentences:
+# pass them as ``sources=[...]``, one per segment.
+# A row is GLEUStats.row(): hyp_len, ref_len, matches_1..N, penalties_1..N, numerators_1..N, totals_1..N.
+METRIC_OPTIONS = frozenset({"sources", "max_order", "tokenize", "formula", "mode", "iteration", "reference_seed"})
+
+
+def gleu_reference_picks(counts: Sequence[int], iteration: int = 0, reference_seed: int | None = None) -> list[int]:
+    """The reference index of every sentence in :func:`corpus_gleu`'s iteration ``iteration``
+    (``counts[i]``: the number of references of sentence i), as corpus_gleu draws them.
+
+        >>> gleu_reference_picks([4, 4, 4, 4, 4]), gleu_reference_picks([1, 1])
+        ([3, 3, 1, 1, 2], [0, 0])
+    """
+    if all(k == 1 for k in counts):
+        return [0] * len(counts)
+    if reference_seed is None:
+        return script_reference_indices(iteration, counts)
+    return seeded_reference_indices(reference_seed, iteration + 1, counts)[iteration]
+
+
+def _metric_settings(options: dict) -> dict:
+    sources = options.get("sources")
+    if sources is None:
+        raise TypeError(
+            "metric='gleu' needs the uncorrected sentences: pass sources=[...], one per segment "
+            "(GLEU penalizes n-grams the hypothesis kept from the source)"
+        )
+    check_corpus("sources", sources)
+    mode = options.get("mode", "sample")
+    check_choice("mode", mode, MODES)
+    iteration = options.get("iteration", 0)
+    check_int("iteration", iteration, 0)
+    reference_seed = options.get("reference_seed")
+    if reference_seed is not None:
+        check_int("reference_seed", reference_seed, 0)
+    if mode == "max" and ("iteration" in options or "reference_seed" in options):
+        raise ValueError("iteration and reference_seed choose a draw of references; mode='max' draws none")
+    return dict(sources=sources, mode=mode, iteration=iteration, reference_seed=reference_seed,
+                max_order=options.get("max_order", DEFAULT_ORDER), formula=options.get("formula", "code"),
+                tokenize=options.get("tokenize", "none"))
+
+
+def corpus_rows(corpora: Sequence[Sequence[Any]], references: Sequence[Any], options: dict, fast: bool = True) -> list:
+    """:func:`segment_stats` of each corpus (it checks the texts and options) at the chosen references, as
+    int64 matrices of :meth:`GLEUStats.row`."""
+    import numpy as np
+
+    s = _metric_settings(options)
+    if len(s["sources"]) != len(references):
+        raise ValueError(
+            f"sources has {len(s['sources'])} sentences and references {len(references)}; "
+            "give one source per segment"
+        )
+    out = []
+    for hyps in corpora:
+        per_sentence = segment_stats(hyps, references, s["sources"], max_order=s["max_order"],
+                                     formula=s["formula"], tokenize=s["tokenize"], fast=fast)
+        if s["mode"] == "max":  # this system's best reference per sentence, as corpus_gleu(mode="max")
+            picks = [best_reference([score_stats(x) for x in refs]) for refs in per_sentence]
+        else:
+            picks = gleu_reference_picks([len(refs) for refs in per_sentence], s["iteration"], s["reference_seed"])
+        out.append(np.array([refs[k].row() for refs, k in zip(per_sentence, picks)], dtype=np.int64))
+    return out
+
+
+def score_row(row: Sequence[int], options: dict) -> float:
+    """The readable way: the summed row as :class:`GLEUStats`, scored by :func:`score_stats`."""
+    return score_stats(GLEUStats.from_row([int(x) for x in row])).score
+
+
+METRIC = register_metric(Metric("gleu", METRIC_OPTIONS, corpus_rows, score_row))
+
+
 __all__ = [
+    "corpus_rows",
+    "gleu_reference_picks",
+    "score_row",
     "FORMULAS",
     "GLEUResult",
     "GLEUScore",

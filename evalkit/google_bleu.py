@@ -18,11 +18,12 @@ from typing import Any
 
 from ._checks import as_tokens, check_bool, check_corpus, check_int, check_references, check_same_length
 from .ngrams import ngram_counts
+from .protocol import AdditiveStats, segment_count
 from .tokenize import check_tokenize, get_tokenizer, warn_about_corpus_tokenization, warn_about_tokenization
 
 
 @dataclass(frozen=True)
-class GoogleBLEUStats:
+class GoogleBLEUStats(AdditiveStats):
     """Additive counts: ``matches`` (pooled n-gram overlap), ``hyp_ngrams``, ``ref_ngrams`` and
     ``denominator`` (each sentence's max(hyp_ngrams, ref_ngrams), summed), for the reference used."""
 
@@ -30,23 +31,7 @@ class GoogleBLEUStats:
     hyp_ngrams: int
     ref_ngrams: int
     denominator: int
-    segments: int = 1
-
-    def __add__(self, other: GoogleBLEUStats) -> GoogleBLEUStats:
-        if not isinstance(other, GoogleBLEUStats):
-            return NotImplemented
-        return GoogleBLEUStats(
-            self.matches + other.matches,
-            self.hyp_ngrams + other.hyp_ngrams,
-            self.ref_ngrams + other.ref_ngrams,
-            self.denominator + other.denominator,
-            self.segments + other.segments,
-        )
-
-    def __radd__(self, other: Any) -> GoogleBLEUStats:
-        if other == 0:
-            return self
-        return NotImplemented
+    segments: int = segment_count()
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ figures, ``with plots.projector(): ...``.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping, Sequence
 
 FIGSIZE = (7.0, 4.0)
 SLIDES = (6.0, 3.5)  # a figure for a 16:9 slide next to a few lines of text
@@ -627,56 +628,108 @@ def plot_rouge_variants(results, ax=None, *, figsize=None):
 # ======================================== end ROUGE ===================================
 
 
+# ======================================== correlation =================================
+# Where a label may go, in points from its point: right of it first, then left, each further up or down.
+LABEL_OFFSETS = tuple((side, dy) for dy in (3, -11, 13, -21, 23, -31, 33, -41, 43, -51) for side in (4, -4))
+
+
+def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _inside(box: tuple[float, float, float, float], bounds: tuple[float, float, float, float] | None) -> bool:
+    return bounds is None or (bounds[0] <= box[0] and box[2] <= bounds[2] and bounds[1] <= box[1] and box[3] <= bounds[3])
+
+
+def place_labels(points: Sequence[tuple[float, float]], widths: Sequence[float], height: float,
+                 offsets: Sequence[tuple[float, float]] = LABEL_OFFSETS, marker: float = 3.0,
+                 bounds: tuple[float, float, float, float] | None = None):
+    """Greedy label placement, in display units: for each point (top one first), the first offset in
+    ``offsets`` whose label box (``widths[i]`` x ``height``, to the right of the offset if it points right,
+    else to the left) overlaps neither a label placed before nor any point's marker (a square of
+    ``marker`` around it), and stays inside ``bounds`` (x0, y0, x1, y1), the plot area, if given.
+    Returns one (dx, dy) offset per point; if nothing fits, the first offset.
+
+    >>> place_labels([(10.0, 50.0)], [40.0], 10.0)                        # right of the point
+    [(4, 3)]
+    >>> place_labels([(90.0, 50.0)], [40.0], 10.0, bounds=(0, 0, 100, 100))  # no room on the right
+    [(-4, 3)]
+    """
+    markers = [(x - marker, y - marker, x + marker, y + marker) for x, y in points]
+    placed: list[tuple[float, float, float, float]] = []
+    chosen: list[tuple[float, float]] = [offsets[0]] * len(points)
+    for i in sorted(range(len(points)), key=lambda k: (-points[k][1], points[k][0])):
+        x, y = points[i]
+        for dx, dy in offsets:
+            left = x + dx if dx >= 0 else x + dx - widths[i]
+            box = (left, y + dy, left + widths[i], y + dy + height)
+            if _inside(box, bounds) and not any(_overlaps(box, b) for b in placed) and not any(
+                _overlaps(box, m) for k, m in enumerate(markers) if k != i
+            ):
+                chosen[i] = (dx, dy)
+                break
+        dx, dy = chosen[i]
+        left = x + dx if dx >= 0 else x + dx - widths[i]
+        placed.append((left, y + dy, left + widths[i], y + dy + height))
+    return chosen
+
+
+def plot_agreement(metric: Mapping[str, float], human: Mapping[str, float], *, metric_name: str = "metric",
+                   human_name: str = "human score", ax=None, figsize=None):
+    """Scatter plot of one point per item (metric score on x, human score on y), each labelled with its
+    name, and Pearson's r and Kendall's tau (:mod:`evalkit.correlation`) in the title.  The labels are
+    placed by :func:`place_labels`.  Returns the matplotlib Axes.
+    """
+    if not isinstance(metric, Mapping) or not isinstance(human, Mapping):
+        raise TypeError("metric and human must be mappings from item name to score")
+    if set(metric) != set(human):
+        raise ValueError(f"metric and human must score the same items; only in one of them: "
+                         f"{sorted(set(metric) ^ set(human))}")
+    from matplotlib.font_manager import FontProperties
+
+    from .correlation import kendall_tau, pearson
+
+    names = list(metric)
+    xs, ys = [metric[k] for k in names], [human[k] for k in names]
+    r, tau = pearson(xs, ys), kendall_tau(xs, ys)
+    own_figure = ax is None
+    ax = new_axes(figsize=figsize or (7.0, 5.0)) if own_figure else ax
+    ax.scatter(xs, ys, color="C0", zorder=3)
+    ax.set_xlabel(metric_name)
+    ax.set_ylabel(human_name)
+    ax.set_title(f"{metric_name} against {human_name}: r = {r:.3f}, Kendall tau = {tau:.3f} ({len(names)} items)")
+    ax.autoscale_view()
+    if own_figure:  # a title too wide for the figure goes on two lines (an ax given: its title is the caller's)
+        _fit_axes(ax)
+    ax.figure.draw_without_rendering()  # let the layout settle (axes in a grid shrink) before measuring
+    # labels placed in points (1/72 inch) so that they cover neither each other nor the other points, and
+    # stay inside the plot area (a label sticking out would cover the tick labels)
+    to_points = 72.0 / ax.figure.dpi
+    points = [(px * to_points, py * to_points) for px, py in ax.transData.transform(list(zip(xs, ys)))]
+    area = tuple(v * to_points for v in ax.get_window_extent().extents)
+    fontsize = FontProperties(size="small").get_size_in_points()  # follows the style's font.size
+    renderer, font = ax.figure.canvas.get_renderer(), FontProperties(size=fontsize)
+    widths = [renderer.get_text_width_height_descent(name, font, ismath=False)[0] * to_points for name in names]
+    offsets = place_labels(points, widths, 1.2 * fontsize, bounds=area)
+    for name, x, y, (dx, dy) in zip(names, xs, ys, offsets):
+        far = abs(dy) > 3  # moved off its usual place: draw a thin line back to the point
+        ax.annotate(name, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=fontsize,
+                    ha="left" if dx >= 0 else "right", va="bottom",
+                    arrowprops={"arrowstyle": "-", "color": "grey", "lw": 0.5} if far else None)
+    return ax
+
+
+# ======================================== end correlation =============================
+
+
 # ======================================== widgets =====================================
-def _log_bar_items(view):
-    """(label, value) for the bars: w_n·log p_n per order (None: weight 0 or order unused), then log BP,
-    then their sum log BLEU (-inf stands for a factor 0)."""
-    import math
-
-    items = list(view.bars)
-    bp = view.brevity_penalty
-    items.append(("log BP", math.log(bp) if bp > 0 else -math.inf))
-    finite = [v for _, v in items if v is not None]
-    items.append(("log BLEU", math.fsum(finite) if all(math.isfinite(v) for v in finite) else -math.inf))
-    return items
-
-
-def weighted_log_bars_svg(view, width: int = 320) -> str:
-    """The explorer's bar chart as a small SVG (no matplotlib, so it redraws in well under a millisecond):
-    one bar per order for w_n·log p_n, then log BP and log BLEU = their sum; a bar reaching the left
-    edge and marked −∞ is a zero factor."""
-    import math
-
-    items = _log_bar_items(view)
-    finite = [abs(v) for _, v in items if v is not None and math.isfinite(v)]
-    scale = max(finite + [1e-12])
-    label_w, value_w, bar_h, gap = 70, 64, 16, 6
-    plot_w = width - label_w - value_w
-    height = len(items) * (bar_h + gap) + gap
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" class="evalkit-log-bars">']
-    for i, (label, v) in enumerate(items):
-        y = gap + i * (bar_h + gap)
-        parts.append(f'<text x="0" y="{y + bar_h - 4}" font-size="12">{label}</text>')
-        if v is None:
-            text, length = "weight 0", 0.0
-        elif math.isinf(v):
-            text, length = "−∞", plot_w
-        else:
-            text, length = f"{v:.4f}", plot_w * abs(v) / scale
-        color = "#4c72b0" if i < len(view.bars) else ("#dd8452" if label == "log BP" else "#55a868")
-        x0 = label_w + plot_w - length  # bars grow leftwards from 0 (every term is <= 0)
-        parts.append(f'<rect x="{x0:.1f}" y="{y}" width="{length:.1f}" height="{bar_h}" fill="{color}"/>')
-        parts.append(f'<text x="{label_w + plot_w + 4}" y="{y + bar_h - 4}" font-size="12">{text}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
-
-
 def weighted_log_bars(view, ax=None, *, figsize=None):
-    """Matplotlib version of the explorer's bars: w_n·log p_n per order, log BP and log BLEU (their sum).
+    """Matplotlib version of the explorer's bars (``view.log_terms`` of a :class:`evalkit.widgets.WeightsView`):
+    w_n·log p_n per order, log BP and log BLEU (their sum).
     A zero factor (log = −∞) is drawn as a hatched bar to the axis edge and labelled −∞."""
     import math
 
-    items = _log_bar_items(view)
+    items = view.log_terms
     ax = ax or new_axes(figsize=figsize)
     finite = [v for _, v in items if v is not None and math.isfinite(v)]
     floor = 1.15 * min(finite + [-1.0])

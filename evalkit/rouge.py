@@ -22,7 +22,7 @@ The variants differ only in what a unit is:
     >>> r = rouge_n("the cat sat on the mat", ["the cat is on the mat"], 2)
     >>> r
     RougeScore(rouge2: P=0.6000, R=0.6000, F=0.6000)
-    >>> (r.stats.hits, r.stats.hyp_total, r.stats.ref_total), round(float(r), 4)
+    >>> (r.stats.matches, r.stats.hyp_len, r.stats.ref_len), round(float(r), 4)
     ((3, 5, 5), 0.6)
 
 Conventions (each one chosen on purpose; the lesson in ``notebooks/06-rouge.ipynb`` shows them):
@@ -78,13 +78,13 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ._checks import check_bool, check_choice, check_int, check_references, check_string
+from .protocol import AdditiveStats, f_score, segment_count, setting
 from .lcs import DEFAULT_WEIGHT, lcs_table, union_lcs, wlcs_hit_positions, wlcs_tables
 from .tokenize import check_tokenize, get_tokenizer, stem, warn_about_tokenization
 
@@ -155,37 +155,19 @@ def _punkt():
 # Statistics and results
 # --------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class RougeStats:
-    """Additive counts behind one ROUGE score: ``hits`` shared units, ``hyp_total`` units in the hypothesis,
-    ``ref_total`` units in the reference.
+class RougeStats(AdditiveStats):
+    """Additive counts behind one ROUGE score: ``matches`` shared units, ``hyp_len`` units in the hypothesis,
+    ``ref_len`` units in the reference.
 
-    For ROUGE-W, ``hits`` is the weighted LCS and the totals are f(length) = length ** ``weight``; for every
+    For ROUGE-W, ``matches`` is the weighted LCS and the totals are f(length) = length ** ``weight``; for every
     other variant ``weight`` is 1.  ``a + b`` and ``sum(...)`` add the counts (corpus "micro" averaging).
     """
 
-    hits: float
-    hyp_total: float
-    ref_total: float
-    weight: float = 1.0
-    segments: int = 1
-
-    def __add__(self, other: RougeStats) -> RougeStats:
-        if not isinstance(other, RougeStats):
-            return NotImplemented
-        if self.weight != other.weight:
-            raise ValueError(f"cannot add ROUGE statistics with weights {self.weight} and {other.weight}")
-        return RougeStats(
-            self.hits + other.hits,
-            self.hyp_total + other.hyp_total,
-            self.ref_total + other.ref_total,
-            self.weight,
-            self.segments + other.segments,
-        )
-
-    def __radd__(self, other: Any) -> RougeStats:
-        if other == 0:  # lets the built-in sum() start from 0
-            return self
-        return NotImplemented
+    matches: float
+    hyp_len: float
+    ref_len: float
+    weight: float = setting(1.0, "weights")
+    segments: int = segment_count()
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,40 +194,42 @@ class RougeScore:
         return f"RougeScore({name}P={self.precision:.4f}, R={self.recall:.4f}, F={self.fmeasure:.4f})"
 
 
-def f_measure(precision: float, recall: float, beta: float = 1.0) -> float:
-    """F_beta = (1 + beta^2) P R / (beta^2 P + R); 0 when P and R are both 0.
+def precision_recall(matches, hyp_len, ref_len, weight: float = 1.0):
+    """(P, R) of counts: P = f^-1(matches / hyp_len), R = f^-1(matches / ref_len), with f^-1(x) =
+    x ** (1 / weight) (the identity unless this is ROUGE-W); a zero total gives 0.  Numbers, or numpy arrays
+    of summed counts (a bootstrap's resamples): the same floats either way.
 
-    With beta = 1 this is 2PR / (P + R), computed in the same floating-point steps as rouge-score.
-    F is a weighted harmonic mean of P and R, so it lies between them.  Where beta ** 2 or a product
-    underflows (beta below about 1e-154, or P and R near the smallest float) the formula can leave that
-    range (it gave 1.0 for P = 0.75, R = 5e-324, beta = 1e-300), and for betas other than 1 the result is
-    held in it (with beta = 1 it cannot rise above max(P, R)).
+        >>> precision_recall(3, 4, 6)
+        (0.75, 0.5)
     """
-    b2 = beta * beta
-    denominator = b2 * precision + recall
-    if denominator <= 0:
-        return 0.0
-    f = (1 + b2) * precision * recall / denominator
-    if beta != 1 and precision > 0 and recall > 0 and min(b2, precision * recall, b2 * precision) < sys.float_info.min:
-        f = min(max(f, min(precision, recall)), max(precision, recall))
-    return f
+    if not hasattr(matches, "shape"):
+        precision = _inverse_weight(matches / hyp_len, weight) if hyp_len > 0 else 0.0
+        recall = _inverse_weight(matches / ref_len, weight) if ref_len > 0 else 0.0
+        return precision, recall
+    import numpy as np
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(hyp_len > 0, matches / np.where(hyp_len > 0, hyp_len, 1), 0.0)
+        r = np.where(ref_len > 0, matches / np.where(ref_len > 0, ref_len, 1), 0.0)
+    if weight != 1:
+        p, r = np.minimum(1.0, p ** (1 / weight)), np.minimum(1.0, r ** (1 / weight))
+    return p, r
 
 
 def score_stats(stats: RougeStats, *, beta: float = 1.0, variant: str = "") -> RougeScore:
     """Turn counts into precision, recall and F; nothing is recounted.
 
-    P = f^-1(hits / hyp_total), R = f^-1(hits / ref_total), with f^-1(x) = x ** (1 / weight) (the identity
+    P = f^-1(matches / hyp_len), R = f^-1(matches / ref_len), with f^-1(x) = x ** (1 / weight) (the identity
     unless this is ROUGE-W); a zero total gives 0.
 
-    >>> score_stats(RougeStats(hits=3, hyp_total=4, ref_total=6), beta=2)
+    >>> score_stats(RougeStats(matches=3, hyp_len=4, ref_len=6), beta=2)
     RougeScore(P=0.7500, R=0.5000, F=0.5357)
     """
     if not isinstance(stats, RougeStats):
         raise TypeError(f"stats must be RougeStats, got {type(stats).__name__}")
     _check_beta(beta)
-    precision = _inverse_weight(stats.hits / stats.hyp_total, stats.weight) if stats.hyp_total > 0 else 0.0
-    recall = _inverse_weight(stats.hits / stats.ref_total, stats.weight) if stats.ref_total > 0 else 0.0
-    return RougeScore(precision, recall, f_measure(precision, recall, beta), variant, beta, stats)
+    precision, recall = precision_recall(stats.matches, stats.hyp_len, stats.ref_len, stats.weight)
+    return RougeScore(precision, recall, f_score(precision, recall, beta), variant, beta, stats)
 
 
 def _inverse_weight(x: float, weight: float) -> float:
@@ -277,7 +261,7 @@ def ngram_stats(hypothesis: Sequence[str], reference: Sequence[str], n: int) -> 
     """ROUGE-N counts of two token sequences.
 
     >>> ngram_stats(["the", "the", "cat"], ["the", "cat", "sat"], 1)  # "the" clipped to 1, plus "cat"
-    RougeStats(hits=2, hyp_total=3, ref_total=3, weight=1.0, segments=1)
+    RougeStats(matches=2, hyp_len=3, ref_len=3, weight=1.0, segments=1)
     """
     hyp, ref = ngram_counts(hypothesis, n), ngram_counts(reference, n)
     return RougeStats(overlap(hyp, ref), max(len(hypothesis) - n + 1, 0), max(len(reference) - n + 1, 0))
@@ -293,7 +277,7 @@ def lcs_stats(hypothesis: Sequence[str], reference: Sequence[str], *, fast: bool
     computes it with the bit-parallel :func:`evalkit.fast.bit_parallel_lcs_length` (proven equal).
 
     >>> lcs_stats(["the", "cat", "sat"], ["the", "cat", "is", "sat"])
-    RougeStats(hits=3, hyp_total=3, ref_total=4, weight=1.0, segments=1)
+    RougeStats(matches=3, hyp_len=3, ref_len=4, weight=1.0, segments=1)
     """
     if fast:
         from .fast import bit_parallel_lcs_length
@@ -315,7 +299,7 @@ def summary_lcs_stats(
 
     >>> r = [["w1", "w2", "w3", "w4", "w5"]]                             # Lin (2004), section 3.2
     >>> c = [["w1", "w2", "w6", "w7", "w8"], ["w1", "w3", "w8", "w9", "w5"]]
-    >>> union_lcs(c, r[0]), summary_lcs_stats(c, r).hits
+    >>> union_lcs(c, r[0]), summary_lcs_stats(c, r).matches
     ([0, 1, 2, 4], 4)
     """
     hyp_len = sum(len(s) for s in hypothesis_sentences)
@@ -740,7 +724,7 @@ __all__ = [
     "check_options",
     "check_order",
     "combine_references",
-    "f_measure",
+    "precision_recall",
     "lcs_stats",
     "mean_score",
     "ngram_counts",

@@ -16,14 +16,28 @@ from __future__ import annotations
 
 import numbers
 import re
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ._checks import check_choice, check_corpus, check_int, check_same_length
 from .fast import uniform_draws_in_chunks
-from .rouge import RougeScore, check_inputs, check_order, mean_score, rouge_l, rouge_lsum, rouge_n, rouge_s, rouge_su, rouge_w, score_stats
+from .protocol import Metric, f_score, fixed_point_mean, fixed_point_rows, register_metric
+from .rouge import (
+    RougeScore,
+    RougeStats,
+    check_inputs,
+    check_order,
+    mean_score,
+    precision_recall,
+    rouge_l,
+    rouge_lsum,
+    rouge_n,
+    rouge_s,
+    rouge_su,
+    rouge_w,
+    score_stats,
+)
 from .tokenize import one_tokenization_warning
 
 AVERAGES = ("mean", "micro")
@@ -134,30 +148,12 @@ BOOTSTRAP_CHUNK = 2**20  # draws held at once: resamples x segments, at least on
 
 
 def micro_scores(summed, weight: float, beta: float):
-    """(P, R, F) per row of summed (hits, hypothesis units, reference units), as score_stats computes them."""
+    """(P, R, F) per row of summed (matches, hyp_len, ref_len), as :func:`evalkit.rouge.score_stats` computes
+    them (the same floats)."""
     import numpy as np
 
-    hits, hyp_total, ref_total = summed[:, 0], summed[:, 1], summed[:, 2]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(hyp_total > 0, (hits / np.where(hyp_total > 0, hyp_total, 1)) ** (1 / weight), 0.0)
-        r = np.where(ref_total > 0, (hits / np.where(ref_total > 0, ref_total, 1)) ** (1 / weight), 0.0)
-        f = f_measure_rows(p, r, beta)
-    return np.stack([p, r, f], axis=1)
-
-
-def f_measure_rows(p, r, beta: float):
-    """:func:`evalkit.rouge.f_measure` of numpy arrays of precisions and recalls, in the same floating-point
-    steps (so the same floats), held between P and R, as there, where beta ** 2 or a product underflows."""
-    import numpy as np
-
-    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
-        b2 = beta * beta
-        den = b2 * p + r
-        f = np.where(den > 0, (1 + b2) * p * r / np.where(den > 0, den, 1), 0.0)
-        if beta == 1:
-            return f
-        underflow = (p > 0) & (r > 0) & (np.minimum(np.minimum(b2, p * r), b2 * p) < sys.float_info.min)
-    return np.where(underflow, np.clip(f, np.minimum(p, r), np.maximum(p, r)), f)
+    p, r = precision_recall(summed[:, 0], summed[:, 1], summed[:, 2], weight)
+    return np.stack([p, r, f_score(p, r, beta)], axis=1)
 
 
 def bootstrap_interval(segments: Sequence[RougeScore], average: str = "mean", *, n_samples: int = 1000,
@@ -188,7 +184,7 @@ def bootstrap_interval(segments: Sequence[RougeScore], average: str = "mean", *,
     else:
         if any(s.stats is None for s in segments):
             raise ValueError("average='micro' needs counts: use aggregation 'best' or 'pooled'")
-        table = np.array([[s.stats.hits, s.stats.hyp_total, s.stats.ref_total] for s in segments], dtype=float)
+        table = np.array([[s.stats.matches, s.stats.hyp_len, s.stats.ref_len] for s in segments], dtype=float)
         point = score_stats(sum(s.stats for s in segments), beta=beta, variant=variant)
     # Resample i: the rows of `table` at n draws of a segment index; the draws come a few resamples at a
     # time (the same numbers as drawing the whole n_samples x n array at once, in O(n) memory).
@@ -239,5 +235,85 @@ def corpus_rouge(
                              n_samples=n_samples, seed=seed, segments=tuple(segments), median=median)
 
 
-__all__ = ["AVERAGES", "BootstrapInterval", "RougeCorpusResult", "bootstrap_interval", "check_confidence",
-           "check_segment_scores", "corpus_rouge", "f_measure_rows", "get_scorer", "micro_scores", "segment_scores"]
+# --------------------------------------------------------------------------------------------------------
+# The metric protocol (evalkit.protocol): what significance tests use
+# --------------------------------------------------------------------------------------------------------
+# Two corpus scores, as corpus_rouge computes them:
+#  - average="micro" (ROUGE-1.5.5's -t 1): P, R and F of the summed counts.  A row: matches, hyp_len, ref_len,
+#    integers (not offered for ROUGE-W, whose counts are floats).
+#  - average="mean" (rouge-score, ROUGE-1.5.5's default): the mean of the segments' scores, each written as
+#    exact integers (protocol.fixed_point_rows), so that every resampled mean is the float
+#    math.fsum(scores) / n that corpus_rouge computes.
+# ``score`` chooses which of precision, recall and F is tested (F by default, as float(RougeScore)).
+ROUGE_SCORES = ("precision", "recall", "fmeasure")
+_SENTENCE_OPTIONS = ("stemmer", "tokenize", "beta", "aggregation")
+_VARIANT_OPTIONS = {"W": ("weight", "convention"), "S": ("max_skip",), "SU": ("max_skip", "convention"),
+                          "Lsum": ("split_summaries",)}
+METRIC_OPTIONS = frozenset(
+    {"variant", "average", "score", *_SENTENCE_OPTIONS, *(o for v in _VARIANT_OPTIONS.values() for o in v)}
+)
+def _metric_settings(options: dict) -> tuple[str, str, str, dict]:
+    """(variant, average, score, the options of the sentence-level function), checked."""
+    variant = options.get("variant", "rouge1")
+    get_scorer(variant)  # checks the name
+    kind = variant[len("rouge"):]
+    average = options.get("average", "mean")
+    check_choice("average", average, AVERAGES)
+    measure = options.get("score", "fmeasure")
+    check_choice("score", measure, ROUGE_SCORES)
+    allowed = (*_SENTENCE_OPTIONS, *_VARIANT_OPTIONS.get(kind, ()))
+    extra = sorted(set(options) - {"variant", "average", "score", *allowed})
+    if extra:
+        raise TypeError(f"option(s) {', '.join(extra)} do not apply to {variant}; it takes: {', '.join(allowed)}")
+    if average == "micro" and kind == "W":
+        raise ValueError(
+            "average='micro' is not offered for ROUGE-W: its counts are floats (f(k) = k ** weight); "
+            "use average='mean'"
+        )
+    return variant, average, measure, {k: options[k] for k in allowed if k in options}
+
+
+def corpus_rows(corpora: Sequence[Sequence[str]], references: Sequence[Any], options: dict, fast: bool = True) -> list:
+    """Each corpus's segments scored by :func:`segment_scores` (which checks the texts and options), as rows."""
+    import numpy as np
+
+    variant, average, measure, sentence_options = _metric_settings(options)
+    if variant in ("rougeL", "rougeLsum"):
+        sentence_options["fast"] = fast  # the bit-parallel LCS: the same numbers
+    per_corpus = [segment_scores(c, references, variant, **sentence_options) for c in corpora]
+    if average == "mean":
+        return fixed_point_rows([[getattr(s, measure) for s in scores] for scores in per_corpus])
+    if any(s.stats is None for scores in per_corpus for s in scores):
+        raise ValueError("average='micro' needs counts: use aggregation 'best' or 'pooled'")
+    return [np.array([[s.stats.matches, s.stats.hyp_len, s.stats.ref_len] for s in scores], dtype=np.int64)
+            for scores in per_corpus]
+
+
+def score_row(row: Sequence[int], options: dict) -> float:
+    """The readable way: the mean of the segments' scores, or :func:`evalkit.rouge.score_stats` of the counts."""
+    _, average, measure, sentence_options = _metric_settings(options)
+    if average == "mean":
+        return fixed_point_mean(row)
+    hits, hyp_len, ref_len = (int(x) for x in row)
+    stats = RougeStats(hits, hyp_len, ref_len)
+    return getattr(score_stats(stats, beta=sentence_options.get("beta", 1.0)), measure)
+
+
+def score_rows(rows, options: dict, float32: bool = False):
+    """Many rows at once: for "micro", ``rouge.score_stats``'s operations in numpy (the same floats)."""
+    import numpy as np
+
+    if float32:
+        return None  # sacreBLEU has no ROUGE
+    _, average, measure, sentence_options = _metric_settings(options)
+    if average == "mean":
+        return np.array([fixed_point_mean(row) for row in rows.tolist()])
+    scores = micro_scores(rows, 1.0, float(sentence_options.get("beta", 1.0)))  # columns P, R, F
+    return scores[:, ROUGE_SCORES.index(measure)]
+
+
+METRIC = register_metric(Metric("rouge", METRIC_OPTIONS, corpus_rows, score_row, score_rows))
+
+
+__all__ = ["AVERAGES", "ROUGE_SCORES", "corpus_rows", "score_row", "score_rows", "BootstrapInterval", "RougeCorpusResult", "bootstrap_interval", "check_confidence",
+           "check_segment_scores", "corpus_rouge", "get_scorer", "micro_scores", "segment_scores"]

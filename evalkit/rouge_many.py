@@ -21,7 +21,8 @@ from typing import Any
 
 from ._checks import check_corpus, check_same_length
 from .fast import ReferenceIndex, ngram_hits, profile_lcs_length, text_profile
-from .rouge import RougeScore, RougeStats, check_inputs, check_order, check_options, combine_references, f_measure
+from .rouge import RougeScore, RougeStats, check_inputs, check_order, check_options, combine_references, precision_recall
+from .protocol import f_score
 from .tokenize import warn_about_tokenization
 
 
@@ -77,23 +78,22 @@ def _scores_of_profiles(hyp, refs, variants, beta, aggregation, known_hits=None)
             if known_hits and variant in known_hits:  # counted already, for the whole list at once
                 n = int(variant[5:])
                 hits = known_hits[variant]
-                hyp_total, ref_total = max(0, len(hyp.tokens) - n + 1), max(0, len(refs[0].tokens) - n + 1)
+                hyp_len, ref_len = max(0, len(hyp.tokens) - n + 1), max(0, len(refs[0].tokens) - n + 1)
             else:
-                hits, hyp_total, ref_total = pair_stats(hyp, refs[0], variant)
-            precision = hits / hyp_total if hyp_total > 0 else 0.0
-            recall = hits / ref_total if ref_total > 0 else 0.0
-            # frozen(), inlined: this runs three times per pair.  RougeScore and RougeStats have __slots__
+                hits, hyp_len, ref_len = pair_stats(hyp, refs[0], variant)
+            precision, recall = precision_recall(hits, hyp_len, ref_len)
+            # rouge.score_stats, inlined (tests/test_fast_rouge.py proves it equal): this runs three times per pair.  RougeScore and RougeStats have __slots__
             # (no __dict__): fewer objects for Python's garbage collector to walk when thousands are kept.
             stats = new(RougeStats)
-            put(stats, "hits", hits)
-            put(stats, "hyp_total", hyp_total)
-            put(stats, "ref_total", ref_total)
+            put(stats, "matches", hits)
+            put(stats, "hyp_len", hyp_len)
+            put(stats, "ref_len", ref_len)
             put(stats, "weight", 1.0)
             put(stats, "segments", 1)
             score = out[variant] = new(RougeScore)
             put(score, "precision", precision)
             put(score, "recall", recall)
-            put(score, "fmeasure", f_measure(precision, recall, beta))
+            put(score, "fmeasure", f_score(precision, recall, beta))
             put(score, "variant", variant)
             put(score, "beta", beta)
             put(score, "stats", stats)

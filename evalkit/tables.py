@@ -295,7 +295,7 @@ def rouge_ngram_table(hypothesis: str, reference: str, n: int = 1, *, stemmer: b
                       tokenize: str = "rouge-score"):
     """The n-grams of a pair: one row per distinct n-gram (hypothesis n-grams first, in order of first use,
     then those only in the reference), its count on each side and the clipped match min(hyp, ref).
-    ``df.attrs`` holds the totals (hits, hyp_total, ref_total) and precision, recall and F."""
+    ``df.attrs`` holds the totals (matches, hyp_len, ref_len) and precision, recall and F."""
     from ._checks import check_int
     from .rouge import ngram_counts, ngram_stats, score_stats
 
@@ -309,13 +309,29 @@ def rouge_ngram_table(hypothesis: str, reference: str, n: int = 1, *, stemmer: b
     df = _pd().DataFrame(rows, columns=["n-gram", "hyp", "ref", "matched"])
     stats = ngram_stats(hyp, ref, n)
     result = score_stats(stats)
-    df.attrs.update(hits=stats.hits, hyp_total=stats.hyp_total, ref_total=stats.ref_total,
+    df.attrs.update(matches=stats.matches, hyp_len=stats.hyp_len, ref_len=stats.ref_len,
                     precision=result.precision, recall=result.recall, fmeasure=result.fmeasure)
     return df
 
 
 
 # ======================================== end ROUGE ===================================
+
+
+# ======================================== chrF ========================================
+def chrf_table(hypothesis: str, reference: str, n: int, *, whitespace: bool = False, lowercase: bool = False):
+    """The character n-grams of order ``n`` (:func:`evalkit.chrf.char_ngrams`, after the same lowercasing
+    and white-space rule as chrF): count in the hypothesis, in the reference, and the clipped match."""
+    from .chrf import char_ngrams, prepare
+
+    hyp = char_ngrams(prepare(hypothesis, lowercase=lowercase), n, whitespace=whitespace)
+    ref = char_ngrams(prepare(reference, lowercase=lowercase), n, whitespace=whitespace)
+    grams = list(hyp) + [g for g in ref if g not in hyp]
+    rows = [{"n-gram": g, "hypothesis": hyp[g], "reference": ref[g], "matched": min(hyp[g], ref[g])} for g in grams]
+    return _pd().DataFrame(rows, columns=["n-gram", "hypothesis", "reference", "matched"])
+
+
+# ======================================== end chrF ====================================
 
 
 # ======================================== widgets =====================================
@@ -335,33 +351,6 @@ def weights_table(view):
     df = _pd().DataFrame(rows, index=_pd().Index([r.n for r in view.rows], name="n"))
     df.attrs.update(brevity_penalty=view.brevity_penalty, score=view.score)
     return df
-
-
-def _cell(x, fmt: str = "{:.4f}") -> str:
-    import math
-
-    if x is None:
-        return "–"
-    if isinstance(x, float) and math.isinf(x):
-        return "−∞"
-    return fmt.format(x)
-
-
-def weights_table_html(view) -> str:
-    """The same table as HTML, without pandas (the explorer redraws it on every slider move)."""
-    head = "".join(f"<th>{h}</th>" for h in ("n", "matches / total", "precision", "weight", "w·log p"))
-    body = "".join(
-        f"<tr><td>{r.n}</td><td>{r.matches} / {r.total}</td><td>{_cell(r.precision)}</td>"
-        f"<td>{_cell(r.weight)}</td><td>{_cell(r.weighted_log)}</td></tr>"
-        for r in view.rows
-    )
-    style = (
-        "<style>.evalkit-weights-table th, .evalkit-weights-table td {padding: 2px 10px; text-align: right}"
-        ".evalkit-weights-table {margin-right: 24px; border-collapse: collapse}</style>"
-    )
-    return f'{style}<table class="evalkit-weights-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-
-
 
 
 # ======================================== end widgets =================================

@@ -20,7 +20,7 @@ the (length-scaled) diagonal, and ties in the backtrace prefer a match or substi
 then an insertion.  After 1,000 candidate shifts have been scored, the search stops.
 
     >>> r = sentence_ter("the cat sat on the mat", ["the cat is on the mat"])
-    >>> r.edits, r.ref_length, round(r.score, 4)
+    >>> r.edits, r.ref_len, round(r.score, 4)
     (1, 6.0, 0.1667)
     >>> r = sentence_ter("on the mat the cat sat", ["the cat sat on the mat"])
     >>> r.shifts, r.edits, round(r.score, 4)
@@ -36,16 +36,25 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from . import __version__
 from ._checks import check_corpus, check_references, check_same_length, check_text
+from .protocol import AdditiveStats, Metric, common, register_metric, segment_count, setting
 
 MAX_SHIFT_SIZE = 10  # words in a shifted block
 MAX_SHIFT_DISTANCE = 50  # how far apart the hypothesis and reference copies of a block may start
 BEAM_WIDTH = 25  # cells either side of the diagonal filled in each row of the edit-distance table
 MAX_SHIFT_CANDIDATES = 1000  # candidate shifts scored per segment before the search gives up
 INFINITY = 10**16  # the cost of a cell outside the beam
+
+
+def search_limits() -> dict:
+    """The limits above as the keyword arguments of the fast search (:func:`evalkit.ter_fast.ter_edits`),
+    read when called: the fast search keeps no copy of them."""
+    return dict(beam_bounds=beam_bounds, max_shift_size=MAX_SHIFT_SIZE, max_shift_distance=MAX_SHIFT_DISTANCE,
+                max_candidates=MAX_SHIFT_CANDIDATES, infinity=INFINITY)
 
 # Edit operations, from the hypothesis's point of view (rewriting the hypothesis into the reference).
 MATCH, SUBSTITUTE, INSERT, DELETE = "=", "S", "I", "D"
@@ -387,53 +396,26 @@ OPTIONS = ("normalized", "no_punct", "asian_support", "case_sensitive")
 
 
 @dataclass(frozen=True)
-class TERStats:
+class TERStats(AdditiveStats):
     """Additive counts for one segment or a corpus (``a + b``, ``sum(list_of_stats)``).
 
     With several references, a segment's edits are those against its closest reference (fewest edits,
-    the first on a tie), and its ``ref_length`` is the *average* length of all its references.
+    the first on a tie), and its ``ref_len`` is the *average* length of all its references.
     """
 
     edits: int
-    ref_length: float
+    ref_len: float
     insertions: int
     deletions: int
     substitutions: int
     shifts: int
-    segments: int = 1
-    nrefs: int | None = 1  # None when segments have different numbers of references
-    normalized: bool = False
-    no_punct: bool = False
-    asian_support: bool = False
-    case_sensitive: bool = False
+    segments: int = segment_count()
+    nrefs: int | None = common(1)  # None when segments have different numbers of references
+    normalized: bool = setting(False, "normalization")
+    no_punct: bool = setting(False, "normalization")
+    asian_support: bool = setting(False, "normalization")
+    case_sensitive: bool = setting(False, "casing")
 
-    def _settings(self) -> tuple[bool, ...]:
-        return (self.normalized, self.no_punct, self.asian_support, self.case_sensitive)
-
-    def __add__(self, other: TERStats) -> TERStats:
-        if not isinstance(other, TERStats):
-            return NotImplemented
-        if self._settings() != other._settings():
-            raise ValueError("cannot add TER statistics counted with different normalization or casing")
-        return TERStats(
-            edits=self.edits + other.edits,
-            ref_length=self.ref_length + other.ref_length,
-            insertions=self.insertions + other.insertions,
-            deletions=self.deletions + other.deletions,
-            substitutions=self.substitutions + other.substitutions,
-            shifts=self.shifts + other.shifts,
-            segments=self.segments + other.segments,
-            nrefs=self.nrefs if self.nrefs == other.nrefs else None,
-            normalized=self.normalized,
-            no_punct=self.no_punct,
-            asian_support=self.asian_support,
-            case_sensitive=self.case_sensitive,
-        )
-
-    def __radd__(self, other: Any) -> TERStats:
-        if other == 0:  # lets the built-in sum() start from 0
-            return self
-        return NotImplemented
 
 
 def stats_from_alignments(alignments: Sequence[TERAlignment], **settings: bool) -> TERStats:
@@ -442,7 +424,7 @@ def stats_from_alignments(alignments: Sequence[TERAlignment], **settings: bool) 
     ops = best.ops
     return TERStats(
         edits=best.edits,
-        ref_length=sum(len(a.reference) for a in alignments) / len(alignments),
+        ref_len=sum(len(a.reference) for a in alignments) / len(alignments),
         insertions=ops.count(INSERT),
         deletions=ops.count(DELETE),
         substitutions=ops.count(SUBSTITUTE),
@@ -462,7 +444,7 @@ class TERResult:
 
     score: float
     edits: int
-    ref_length: float
+    ref_len: float
     insertions: int
     deletions: int
     substitutions: int
@@ -476,7 +458,7 @@ class TERResult:
 
     def __repr__(self) -> str:
         return (
-            f"TERResult(score={self.score:.4f}, edits={self.edits}, ref_length={self.ref_length:.4f}, "
+            f"TERResult(score={self.score:.4f}, edits={self.edits}, ref_len={self.ref_len:.4f}, "
             f"ins={self.insertions}, del={self.deletions}, sub={self.substitutions}, shifts={self.shifts})"
         )
 
@@ -501,14 +483,14 @@ def score_stats(stats: TERStats) -> TERResult:
     edits (a hypothesis for an empty reference) and 0 if not."""
     if not isinstance(stats, TERStats):
         raise TypeError(f"stats must be TERStats, got {type(stats).__name__}")
-    if stats.ref_length > 0:
-        score = stats.edits / stats.ref_length
+    if stats.ref_len > 0:
+        score = stats.edits / stats.ref_len
     else:
         score = 1.0 if stats.edits > 0 else 0.0
     return TERResult(
         score=score,
         edits=stats.edits,
-        ref_length=stats.ref_length,
+        ref_len=stats.ref_len,
         insertions=stats.insertions,
         deletions=stats.deletions,
         substitutions=stats.substitutions,
@@ -585,11 +567,14 @@ def segment_stats(
         ]
     from .ter_fast import ter_edits  # the second implementation; tests prove it equal
 
+    limits = search_limits()  # this module's limits, passed in: ter_fast keeps no copy of them
+
     out = []
     for i, (h, refs) in enumerate(zip(hypotheses, references)):
         hyp = _as_words(h, f"hypothesis[{i}]", options)
         refs = check_references(refs, f"references[{i}]")
-        counts = [ter_edits(hyp, _as_words(r, f"references[{i}][{j}]", options)) for j, r in enumerate(refs)]
+        counts = [ter_edits(hyp, _as_words(r, f"references[{i}][{j}]", options), **limits)
+                  for j, r in enumerate(refs)]
         best = min(range(len(counts)), key=lambda k: counts[k][0])
         edits, ins, dels, subs, shifts, _ = counts[best]
         out.append(TERStats(edits, sum(c[5] for c in counts) / len(counts), ins, dels, subs, shifts,
@@ -655,7 +640,68 @@ def corpus_ter(
                                     asian_support=asian_support, case_sensitive=case_sensitive, fast=fast))
 
 
+# --------------------------------------------------------------------------------------------------------
+# The metric protocol (evalkit.protocol): what significance tests and bootstraps use
+# --------------------------------------------------------------------------------------------------------
+# A segment's TER statistics are its edits against the closest reference and the *average* length of its
+# references, a fraction when the references differ in length.  To keep rows integer, every average is
+# multiplied by L, the least common multiple of the averages' denominators (1 with one reference per
+# segment), and each row carries L and a 1 as well.  A row: edits, L * average reference length, L, 1.
+# Summed over any n segments, the last two columns are n * L and n, so the scorer recovers L exactly.
+METRIC_OPTIONS = frozenset(OPTIONS)
+
+
+def corpus_rows(corpora: Sequence[Sequence[Any]], references: Sequence[Any], options: dict, fast: bool = True) -> list:
+    """:func:`segment_stats` of each corpus (it checks the options) as int64 matrices of the rows above."""
+    import numpy as np
+
+    per_corpus = [segment_stats(c, references, fast=fast, **options) for c in corpora]
+    # ref_len = (sum of reference lengths) / nrefs, so the sum is recovered exactly by rounding.
+    averages = [[Fraction(round(s.ref_len * s.nrefs), s.nrefs) for s in stats] for stats in per_corpus]
+    scale = math.lcm(*(a.denominator for column in averages for a in column))
+    return [np.array([[s.edits, int(a * scale), scale, 1] for s, a in zip(stats, column)],
+                     dtype=np.int64).reshape(len(stats), 4)
+            for stats, column in zip(per_corpus, averages)]
+
+
+def score_row(row: Sequence[int], options: dict) -> float:
+    """The readable way: the summed row as :class:`TERStats`, scored by :func:`score_stats`."""
+    edits, scaled_length, scale_sum, segments = (int(x) for x in row)
+    return score_stats(TERStats(edits, scaled_length / (scale_sum // segments), 0, 0, 0, 0, **options)).score
+
+
+def score_rows(rows, options: dict, float32: bool = False):
+    """Edits / reference length for many summed rows at once (numpy; 1 or 0 where there are no reference
+    words), as :func:`score_stats` computes it (tests/test_ter.py proves it).
+
+    ``float32=True``: sacreBLEU's float32 percentages, 100 * (edits / length) in float32.  Offered when
+    the averaged reference lengths are exact in float32 sums (L a power of two: one reference, or
+    references of equal length or lengths differing by an even number); otherwise ``None``.
+    """
+    import numpy as np
+
+    edits, scaled, scale = rows[:, 0], rows[:, 1], rows[:, 2] // rows[:, 3]
+    if float32:
+        if np.any(scale & (scale - 1)):  # not a power of two: sacreBLEU's float32 sums would round
+            return None
+        length = (scaled / scale).astype(np.float32)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = edits.astype(np.float32) / np.where(length > 0, length, np.float32(1))
+        empty = np.where(edits > 0, np.float32(1), np.float32(0))
+        return np.float32(100) * np.where(length > 0, ratio, empty)
+    length = scaled / scale
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = edits / np.where(length > 0, length, 1.0)
+    return np.where(length > 0, ratio, np.where(edits > 0, 1.0, 0.0))
+
+
+METRIC = register_metric(Metric("ter", METRIC_OPTIONS, corpus_rows, score_row, score_rows, float32_scale=100.0))
+
+
 __all__ = [
+    "corpus_rows",
+    "score_row",
+    "score_rows",
     "Alignment",
     "BEAM_WIDTH",
     "MAX_SHIFT_CANDIDATES",
@@ -677,6 +723,7 @@ __all__ = [
     "matching_blocks",
     "normalize_ter",
     "score_stats",
+    "search_limits",
     "segment_stats",
     "sentence_stats",
     "sentence_ter",

@@ -11,33 +11,22 @@ The readable search (evalkit/ter.py) fills a whole edit-distance table for every
    the two lengths, which a shift does not change).
 3. Candidate blocks are found through an index of reference positions by word.
 
-``ter.py`` calls :func:`ter_edits` when ``fast=True``; the tests prove both give the same numbers.
+``ter.py`` calls :func:`ter_edits` when ``fast=True``; the tests prove both give the same numbers.  The
+search's limits are TER's own (``evalkit.ter``: its beam, shift size and distance, candidate count and the
+cost standing for infinity): ``ter.py`` passes them in with every call, so that this module keeps no copy
+of them (and imports nothing of ``ter.py``, which imports it).
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-_TER_INF = 10**16
-_TER_MATCH, _TER_SUB, _TER_INS, _TER_DEL = 0, 1, 2, 3
-TER_BEAM_WIDTH, TER_MAX_SHIFT_SIZE, TER_MAX_SHIFT_DISTANCE, TER_MAX_CANDIDATES = 25, 10, 50, 1000
+_TER_MATCH, _TER_SUB, _TER_INS, _TER_DEL = 0, 1, 2, 3  # the edit operations, as small integers
 
 
-def _ter_beam(n: int, m: int) -> list[tuple[int, int]]:
-    """(low, high) of the cells filled in each row 0..n (see evalkit.ter.beam_bounds)."""
-    ratio = m / n if n else 1
-    width = math.ceil(ratio / 2 + TER_BEAM_WIDTH) if TER_BEAM_WIDTH < ratio / 2 else TER_BEAM_WIDTH
-    bounds = [(0, m + 1)]
-    for i in range(1, n + 1):
-        diagonal = math.floor(i * ratio)
-        bounds.append((max(0, diagonal - width), m + 1 if i == n else min(m + 1, diagonal + width)))
-    return bounds
-
-
-def _ter_next_row(prev, x, ref, low: int, high: int):
+def _ter_next_row(prev, x, ref, low: int, high: int, inf: int):
     """Row i of the forward table from row i-1 (``prev``) and hypothesis word i (``x``): costs only."""
-    row = [_TER_INF] * (len(ref) + 1)
+    row = [inf] * (len(ref) + 1)
     j = low
     if j == 0:
         row[0] = prev[0] + 1
@@ -54,29 +43,29 @@ def _ter_next_row(prev, x, ref, low: int, high: int):
     return row
 
 
-def _ter_forward(words, ref, beam, rows=None, first: int = 1):
+def _ter_forward(words, ref, beam, inf, rows=None, first: int = 1):
     """All forward cost rows of ``words``.  Given the rows of a hypothesis that agrees with ``words``
     before position first-1, only rows first..n are filled again (row i depends on the words before i)."""
     rows = [list(range(len(ref) + 1))] if rows is None else rows[:first]
     for i in range(len(rows), len(words) + 1):
-        rows.append(_ter_next_row(rows[i - 1], words[i - 1], ref, *beam[i]))
+        rows.append(_ter_next_row(rows[i - 1], words[i - 1], ref, *beam[i], inf))
     return rows
 
 
-def _ter_forward_from(start_row, words, ref, beam, first: int, last: int):
+def _ter_forward_from(start_row, words, ref, beam, inf, first: int, last: int):
     """Forward cost row ``last`` of ``words``, starting from row first-1 (= start_row)."""
     row = start_row
     for i in range(first, last + 1):
-        row = _ter_next_row(row, words[i - 1], ref, *beam[i])
+        row = _ter_next_row(row, words[i - 1], ref, *beam[i], inf)
     return row
 
 
-def _ter_backward(words, ref, beam, rows=None, last_kept: int | None = None):
+def _ter_backward(words, ref, beam, inf, rows=None, last_kept: int | None = None):
     """Backward cost rows: B[i][j] is the cheapest way from cell (i, j) to the last cell, within the beam.
 
     Given the rows of a hypothesis that agrees with ``words`` from position last_kept on, only rows
     0..last_kept-1 are filled again (row i depends on the words from i on only)."""
-    n, m, inf = len(words), len(ref), _TER_INF
+    n, m = len(words), len(ref)
     if rows is None:
         rows = [None] * (n + 1)
         low, _ = beam[n]
@@ -157,19 +146,20 @@ def _ter_alignment(trace):
     return ref_to_hyp, hyp_wrong, ref_wrong
 
 
-def _ter_candidates(words, ref, ref_positions, trace, tried: int):
+def _ter_candidates(words, ref, ref_positions, trace, tried: int, max_size: int, max_distance: int,
+                    max_candidates: int):
     """The candidate shifts (start, length, target) of one round, in the readable search's order, cut
-    after the group that brings the running count to TER_MAX_CANDIDATES; and the new count."""
+    after the group that brings the running count to ``max_candidates``; and the new count."""
     ref_to_hyp, hyp_wrong, ref_wrong = _ter_alignment(trace)
     n, m = len(words), len(ref)
     out = []
     for start_h in range(n):
         for start_r in ref_positions.get(words[start_h], ()):
-            if start_r - start_h > TER_MAX_SHIFT_DISTANCE or start_h - start_r > TER_MAX_SHIFT_DISTANCE:
+            if start_r - start_h > max_distance or start_h - start_r > max_distance:
                 continue
             length = 0
             while (
-                length < TER_MAX_SHIFT_SIZE
+                length < max_size
                 and start_h + length < n
                 and start_r + length < m
                 and words[start_h + length] == ref[start_r + length]
@@ -186,14 +176,28 @@ def _ter_candidates(words, ref, ref_positions, trace, tried: int):
                         out.append((start_h, length, target))
                         tried += 1
                     previous = target
-                if tried >= TER_MAX_CANDIDATES:
+                if tried >= max_candidates:
                     return out, tried
     return out, tried
 
 
-def ter_edits(hyp: Sequence[str], ref: Sequence[str]) -> tuple[int, int, int, int, int, int]:
+def ter_edits(
+    hyp: Sequence[str],
+    ref: Sequence[str],
+    *,
+    beam_bounds: Callable[[int, int, int], tuple[int, int]],
+    max_shift_size: int,
+    max_shift_distance: int,
+    max_candidates: int,
+    infinity: int,
+) -> tuple[int, int, int, int, int, int]:
     """(edits, insertions, deletions, substitutions, shifts, reference length) of one hypothesis against
-    one reference: the same numbers as evalkit.ter.ter_alignment, faster."""
+    one reference: the same numbers as evalkit.ter.ter_alignment, faster.
+
+    The limits are TER's, passed in by ``evalkit.ter``: ``beam_bounds(i, n, m)`` the cells filled in row
+    i (its ``beam_bounds``), ``max_shift_size``, ``max_shift_distance`` and ``max_candidates`` (its
+    ``MAX_SHIFT_SIZE``, ``MAX_SHIFT_DISTANCE``, ``MAX_SHIFT_CANDIDATES``), ``infinity`` the cost of a cell
+    outside the beam (its ``INFINITY``)."""
     n, m = len(hyp), len(ref)
     if m == 0:
         return n, 0, n, 0, 0, 0
@@ -203,18 +207,20 @@ def ter_edits(hyp: Sequence[str], ref: Sequence[str]) -> tuple[int, int, int, in
     ref_positions: dict[int, list[int]] = {}
     for j, w in enumerate(ref_ids):
         ref_positions.setdefault(w, []).append(j)
-    beam = _ter_beam(n, m)
+    beam = [beam_bounds(i, n, m) for i in range(n + 1)]
+    inf = infinity
     shifts = tried = 0
     rows = backward = None
     changed = (1, n)  # the rows to fill again: forward from changed[0], backward below changed[1]
     while True:
-        rows = _ter_forward(words, ref_ids, beam, rows, changed[0])
+        rows = _ter_forward(words, ref_ids, beam, inf, rows, changed[0])
         trace = _ter_backtrace(rows, words, ref_ids)
         before = rows[n][m]
-        candidates, tried = _ter_candidates(words, ref_ids, ref_positions, trace, tried)
-        if tried >= TER_MAX_CANDIDATES or not candidates:
+        candidates, tried = _ter_candidates(words, ref_ids, ref_positions, trace, tried, max_shift_size,
+                                            max_shift_distance, max_candidates)
+        if tried >= max_candidates or not candidates:
             break
-        backward = _ter_backward(words, ref_ids, beam, backward, changed[1])
+        backward = _ter_backward(words, ref_ids, beam, inf, backward, changed[1])
         best, best_rank = None, None
         for start, length, target in candidates:
             block = words[start : start + length]
@@ -222,7 +228,7 @@ def ter_edits(hyp: Sequence[str], ref: Sequence[str]) -> tuple[int, int, int, in
             position = min(target - length if target > start + length else target, len(rest))
             shifted = rest[:position] + block + rest[position:]
             lo, hi = min(start, position), max(start, position) + length
-            row = _ter_forward_from(rows[lo], shifted, ref_ids, beam, lo + 1, hi) if hi > lo else rows[lo]
+            row = _ter_forward_from(rows[lo], shifted, ref_ids, beam, inf, lo + 1, hi) if hi > lo else rows[lo]
             low, high = beam[hi]
             back = backward[hi]
             cost = min(map(int.__add__, row[low:high], back[low:high]))

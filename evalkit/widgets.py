@@ -9,7 +9,9 @@ The explorer follows BLEU's two halves (see :mod:`evalkit.bleu`):
 
 :func:`weights_view` returns a :class:`WeightsView` holding everything the explorer displays: the weights
 as used (normalized to sum 1), one row per order, the brevity penalty, the text ``"BLEU = 0.xxxx"`` and the
-bars of the weighted log-precisions w_n * log p_n.  It is a plain function, so it is tested without a browser.
+bars of the weighted log-precisions w_n * log p_n.  It is a plain function, so it is tested without a browser;
+so are :func:`weights_table_html` and :func:`weighted_log_bars_svg`, the explorer's table and bars (plain HTML
+and SVG, redrawn on every slider move).
 
     >>> stats = count_sentence("the cat sat on the mat", ["the cat is on the mat", "the bird sat on the bush"])
     >>> view = weights_view(stats, (1, 1))
@@ -115,6 +117,16 @@ class WeightsView:
 
     def __float__(self) -> float:
         return self.result.score
+
+    @property
+    def log_terms(self) -> tuple[tuple[str, float | None], ...]:
+        """The bars of the explorer's chart, (label, value): w_n * log p_n per order (``bars``; None: weight 0
+        or order unused), then log BP, then their sum, log BLEU (-inf stands for a factor 0)."""
+        log_bp = math.log(self.brevity_penalty) if self.brevity_penalty > 0 else -math.inf
+        terms = [*self.bars, ("log BP", log_bp)]
+        finite = [v for _, v in terms if v is not None]
+        log_bleu = math.fsum(finite) if all(math.isfinite(v) for v in finite) else -math.inf
+        return (*terms, ("log BLEU", log_bleu))
 
     def __repr__(self) -> str:
         ws = ", ".join(f"{w:.4f}" for w in self.weights)
@@ -292,6 +304,62 @@ def preset(name: str) -> Preset:
 
 
 # --------------------------------------------------------------------------------------------------------
+# What the explorer draws: its table as HTML and its bars as SVG (no pandas, no matplotlib: both are
+# rebuilt on every slider move; tables.weights_table and plots.weighted_log_bars are the same views for a
+# notebook cell)
+# --------------------------------------------------------------------------------------------------------
+def _cell(x: float | None, fmt: str = "{:.4f}") -> str:
+    if x is None:
+        return "–"
+    if isinstance(x, float) and math.isinf(x):
+        return "−∞"
+    return fmt.format(x)
+
+
+def weights_table_html(view: WeightsView) -> str:
+    """The explorer's per-order table as HTML: n, matches / total, the precision and weight as used, w·log p."""
+    head = "".join(f"<th>{h}</th>" for h in ("n", "matches / total", "precision", "weight", "w·log p"))
+    body = "".join(
+        f"<tr><td>{r.n}</td><td>{r.matches} / {r.total}</td><td>{_cell(r.precision)}</td>"
+        f"<td>{_cell(r.weight)}</td><td>{_cell(r.weighted_log)}</td></tr>"
+        for r in view.rows
+    )
+    style = (
+        "<style>.evalkit-weights-table th, .evalkit-weights-table td {padding: 2px 10px; text-align: right}"
+        ".evalkit-weights-table {margin-right: 24px; border-collapse: collapse}</style>"
+    )
+    return f'{style}<table class="evalkit-weights-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def weighted_log_bars_svg(view: WeightsView, width: int = 320) -> str:
+    """The explorer's bar chart (``view.log_terms``) as a small SVG, redrawn in well under a millisecond:
+    one bar per order for w_n·log p_n, then log BP and log BLEU = their sum; a bar reaching the left
+    edge and marked −∞ is a zero factor."""
+    items = view.log_terms
+    finite = [abs(v) for _, v in items if v is not None and math.isfinite(v)]
+    scale = max(finite + [1e-12])
+    label_w, value_w, bar_h, gap = 70, 64, 16, 6
+    plot_w = width - label_w - value_w
+    height = len(items) * (bar_h + gap) + gap
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" class="evalkit-log-bars">']
+    for i, (label, v) in enumerate(items):
+        y = gap + i * (bar_h + gap)
+        parts.append(f'<text x="0" y="{y + bar_h - 4}" font-size="12">{label}</text>')
+        if v is None:
+            text, length = "weight 0", 0.0
+        elif math.isinf(v):
+            text, length = "−∞", plot_w
+        else:
+            text, length = f"{v:.4f}", plot_w * abs(v) / scale
+        color = "#4c72b0" if i < len(view.bars) else ("#dd8452" if label == "log BP" else "#55a868")
+        x0 = label_w + plot_w - length  # bars grow leftwards from 0 (every term is <= 0)
+        parts.append(f'<rect x="{x0:.1f}" y="{y}" width="{length:.1f}" height="{bar_h}" fill="{color}"/>')
+        parts.append(f'<text x="{label_w + plot_w + 4}" y="{y + bar_h - 4}" font-size="12">{text}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+# --------------------------------------------------------------------------------------------------------
 # The widget layer (ipywidgets, imported when an explorer is built)
 # --------------------------------------------------------------------------------------------------------
 def _split_references(text: str) -> list[str]:
@@ -440,9 +508,6 @@ class WeightsExplorer:
     # -- updates -------------------------------------------------------------------------------------
     def update(self, recount: bool = False) -> None:
         """Recount if asked (or if the text changed since the last count), then re-score and redraw."""
-        from .plots import weighted_log_bars_svg
-        from .tables import weights_table_html
-
         start = time.perf_counter()
         try:
             if recount or self._stats is None or self._counted_key != self._text_key():
@@ -542,5 +607,7 @@ __all__ = [
     "preset",
     "score_text",
     "tokenize_text",
+    "weighted_log_bars_svg",
+    "weights_table_html",
     "weights_view",
 ]

@@ -317,3 +317,98 @@ def test_the_ngram_table_warns_too():
 
     _, caught = tokenization_warnings(bleu_ngram_table, ZH_HYP, [ZH_REF], tokenize="13a")
     assert len(caught) == 1
+
+
+# ------------------------------------------------------------------------------------------ segment_matrix
+def _matrix_both_ways(hyps, refs, **options):
+    import numpy as np
+
+    from evalkit.bleu import segment_matrix
+
+    fast, readable = segment_matrix(hyps, refs, **options), segment_matrix(hyps, refs, fast=False, **options)
+    assert fast.dtype == readable.dtype == np.int64
+    assert fast.shape == readable.shape == (len(hyps), 3 + 3 * options.get("max_order", 4))
+    assert np.array_equal(fast, readable)
+    return fast
+
+
+def test_segment_matrix_rows_are_the_segment_stats_fields():
+    # segment 0: 3 tokens, one reference of 4; matches 3, 2 of totals 3, 2; segment 1: empty hypothesis
+    # (no n-gram at all: empty 1, 1) against references of 2 and 3 tokens (closest to 0: 2)
+    rows = _matrix_both_ways(["the cat sat", ""], [["the cat sat down"], ["a dog", "the dog ."]], max_order=2)
+    assert rows.tolist() == [[3, 4, 4, 3, 2, 3, 2, 0, 0], [0, 2, 2, 0, 0, 0, 0, 1, 1]]
+
+
+def test_segment_matrix_fast_equals_readable_on_wmt17(wmt17):
+    reference, systems = wmt17
+    refs = [[r] for r in reference]
+    for name, options in [("uedin-nmt", dict(tokenize="13a")), ("online-B", dict(tokenize="13a", lowercase=True)),
+                          ("KIT", dict(tokenize="intl", max_order=6))]:
+        rows = _matrix_both_ways(systems[name], refs, **options)
+        total = corpus_bleu(systems[name], refs, **{k: v for k, v in options.items() if k != "max_order"}).stats
+        assert rows[:, :3].sum(axis=0).tolist() == [total.hyp_len, total.closest_ref_len, total.shortest_ref_len]
+
+
+def test_segment_matrix_fast_equals_readable_on_edge_cases(jfleg_test):
+    _matrix_both_ways(jfleg_test.sources, jfleg_test.references, max_order=5, lowercase=True)  # four references
+    _matrix_both_ways(["a a a a", "b", "", "a b a b a b"],  # repeats clipped, empty hypothesis, ties in length
+                      [["a a", "a a a a a a"], ["b b", "c"], ["x"], ["a b", "b a b a b a b a"]], max_order=7)
+    _matrix_both_ways([["Der", "Hund"], "der hund"], [[["der", "Hund"]], ["DER HUND", "der"]], lowercase=True)
+    _matrix_both_ways(["ab"], [["abc"]], tokenize="char", max_order=1)  # an order longer than every segment: 0s
+    _matrix_both_ways(["x y z"] * 3, [["x y"], ["x y", "y z", "z"], ["q"]])  # one, three, one references
+
+
+def test_segment_matrix_refuses_bad_input_at_the_public_function():
+    from evalkit.bleu import segment_matrix
+
+    for fast in (True, False):
+        with pytest.raises(TypeError, match=r"hypothesis\[1\]"):
+            segment_matrix(["a", 3], [["a"], ["b"]], fast=fast)
+        with pytest.raises(ValueError, match="max_order"):
+            segment_matrix(["a"], [["a"]], max_order=0, fast=fast)
+    with pytest.raises(TypeError, match="fast"):
+        segment_matrix(["a"], [["a"]], fast="yes")
+
+
+# ------------------------------------------------------------------------------------------ click to the formula
+def _calls(fn):
+    """(caller name, callee name, callee file) of every Python function call made while fn() runs; a
+    comprehension's call is its enclosing function's."""
+    import sys
+
+    seen = []
+
+    def profile(frame, event, arg):
+        caller = frame.f_back
+        while caller is not None and caller.f_code.co_name.startswith("<") and caller.f_back is not None:
+            caller = caller.f_back
+        if event == "call" and caller is not None:
+            seen.append((caller.f_code.co_name, frame.f_code.co_name, frame.f_code.co_filename))
+
+    sys.setprofile(profile)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return seen
+
+
+def test_corpus_bleu_reads_as_its_steps_and_reaches_the_formula_in_two_hops():
+    doc = corpus_bleu.__doc__
+    steps = [doc.index(f"\n    {k}. ") for k in (1, 2, 3, 4)]
+    assert steps == sorted(steps), "the docstring numbers the steps 1-4"
+    for name in ("segment_stats", "score_stats", "brevity_penalty", "geometric_mean", "segment_matrix"):
+        assert f":func:`{name}`" in doc
+    assert "BLEU = BP * exp(sum over n of w_n log p_n)" in doc and "exp(1 - r/c)" in doc
+
+    hyps, refs = ["the cat sat on the mat", "a dog"], [["the cat is on the mat"], ["a dog"]]
+    readable = _calls(lambda: corpus_bleu(hyps, refs, tokenize="13a", fast=False))
+    pairs = {(caller, callee) for caller, callee, _ in readable}
+    # hop 1: corpus_bleu counts with segment_stats and scores with score_stats; hop 2: score_stats is the formula
+    assert {("corpus_bleu", "segment_stats"), ("corpus_bleu", "score_stats")} <= pairs
+    assert {("score_stats", "brevity_penalty"), ("score_stats", "geometric_mean")} <= pairs
+    assert not [c for c in readable if c[2].endswith("fast.py")], "fast=False ran an engine of evalkit.fast"
+    # the engine is one call away behind fast=True
+    engine = _calls(lambda: corpus_bleu(hyps, refs, tokenize="13a"))
+    assert ("corpus_bleu", "corpus_stats_indexed") in {(a, b) for a, b, _ in engine}
+    assert [c for c in engine if c[2].endswith("fast.py")]

@@ -21,13 +21,13 @@ def all_at_once(segments, average, n_samples, confidence, seed):
     if average == "mean":
         estimates = np.array([[s.precision, s.recall, s.fmeasure] for s in segments])[draws].mean(axis=1)
     else:
-        counts = np.array([[s.stats.hits, s.stats.hyp_total, s.stats.ref_total] for s in segments], dtype=float)
+        counts = np.array([[s.stats.matches, s.stats.hyp_len, s.stats.ref_len] for s in segments], dtype=float)
         summed = counts[draws].sum(axis=1)
-        hits, hyp_total, ref_total = summed[:, 0], summed[:, 1], summed[:, 2]
+        hits, hyp_len, ref_len = summed[:, 0], summed[:, 1], summed[:, 2]
         weight, b2 = segments[0].stats.weight, segments[0].beta ** 2
         with np.errstate(divide="ignore", invalid="ignore"):
-            p = np.where(hyp_total > 0, (hits / np.where(hyp_total > 0, hyp_total, 1)) ** (1 / weight), 0.0)
-            r = np.where(ref_total > 0, (hits / np.where(ref_total > 0, ref_total, 1)) ** (1 / weight), 0.0)
+            p = np.where(hyp_len > 0, (hits / np.where(hyp_len > 0, hyp_len, 1)) ** (1 / weight), 0.0)
+            r = np.where(ref_len > 0, (hits / np.where(ref_len > 0, ref_len, 1)) ** (1 / weight), 0.0)
             f = np.where(b2 * p + r > 0, (1 + b2) * p * r / np.where(b2 * p + r > 0, b2 * p + r, 1), 0.0)
         estimates = np.stack([p, r, f], axis=1)
         # and those are what score_stats gives for the summed counts of each resample

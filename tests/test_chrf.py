@@ -15,7 +15,6 @@ from sacrebleu.metrics import CHRF
 from evalkit.chrf import (
     CHRFStats,
     char_ngrams,
-    chrf_table,
     corpus_chrf,
     corpus_stats,
     score_stats,
@@ -24,7 +23,7 @@ from evalkit.chrf import (
     sentence_stats,
     split_punctuation,
 )
-from evalkit.chrf_fast import split_punctuation_fast
+from evalkit.chrf import chrf_references, split_punctuation_fast
 
 CONFIGS = [dict(word_order=0, eps_smoothing=False), dict(word_order=0, eps_smoothing=True),
            dict(word_order=2, eps_smoothing=False), dict(word_order=2, eps_smoothing=True)]
@@ -85,12 +84,6 @@ def test_fast_word_split_equals_the_readable_one(wmt17):
     texts = reference + systems["online-G"] + ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
                                                for _ in range(20000)]
     assert [split_punctuation_fast(t) for t in texts] == [split_punctuation(t) for t in texts]
-
-
-def test_table_lists_every_ngram():
-    t = chrf_table("the cat", "the hat", 2)
-    assert list(t.columns) == ["n-gram", "hypothesis", "reference", "matched"]
-    assert t["matched"].sum() == sentence_chrf("the cat", ["the hat"]).orders[1].matches
 
 
 # ------------------------------------------------------------------------------------------ sacreBLEU
@@ -227,10 +220,13 @@ def test_fast_statistics_equal_the_readable_sum(cfg, wmt17):
 
 
 @pytest.mark.conformance
-def test_a_huge_alphabet_falls_back_to_the_readable_count():
-    # 1,100 distinct characters need 11 bits each: six of them no longer fit in one int64 key
-    ref = "".join(chr(0x4E00 + i) for i in range(1100))
+def test_a_huge_alphabet_is_counted_with_ranked_ngram_ids():
+    # 3,000 distinct characters: a 6-gram as a pair code of pair codes (3,000^6) would not fit in an int64
+    # key, so the index ranks the n-grams among the references' instead; the counts stay the readable ones
+    ref = "".join(chr(0x4E00 + i) for i in range(3000))
     hyps, refs = [ref[::2], ref[:500]], [[ref], [ref[100:900]]]
+    index = chrf_references([(ref,), (ref[100:900],)], 6, 0, False, False).chars
+    assert index.pair_tables[0] is None and any(t is not None for t in index.pair_tables)  # packed, then ranked
     for cfg in CONFIGS:
         assert corpus_stats(hyps, refs, **cfg) == corpus_stats(hyps, refs, fast=False, **cfg)
         assert close(corpus_chrf(hyps, refs, **cfg).score * 100,
@@ -307,3 +303,48 @@ def test_stats_with_different_settings_do_not_add():
     with pytest.raises(ValueError, match="different settings"):
         sentence_stats("a", ["a"]) + sentence_stats("a", ["a"], word_order=2)
     assert isinstance(sum([sentence_stats("a", ["a"])] * 3), CHRFStats)
+
+
+# ------------------------------------------------------------------------------------------ click to the formula
+def _calls(fn):
+    """(caller name, callee name, callee file) of every Python function call made while fn() runs; a
+    comprehension's call is its enclosing function's."""
+    import sys
+
+    seen = []
+
+    def profile(frame, event, arg):
+        caller = frame.f_back
+        while caller is not None and caller.f_code.co_name.startswith("<") and caller.f_back is not None:
+            caller = caller.f_back
+        if event == "call" and caller is not None:
+            seen.append((caller.f_code.co_name, frame.f_code.co_name, frame.f_code.co_filename))
+
+    sys.setprofile(profile)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return seen
+
+
+def test_corpus_chrf_reads_as_its_steps_and_reaches_the_formula():
+    doc = corpus_chrf.__doc__
+    steps = [doc.index(f"\n    {k}. ") for k in (1, 2, 3, 4)]
+    assert steps == sorted(steps), "the docstring numbers the steps 1-4"
+    for name in ("all_ngrams", "match_counts", "best_reference_counts", "segment_stats", "score_stats",
+                 "chrf_percent", "chrf_segment_counts"):
+        assert f":func:`{name}`" in doc
+    assert "chrF = (1 + beta^2) P R / (beta^2 P + R)" in doc
+
+    hyps, refs = ["the cat sat on the mat", "a dog"], [["the cat is on the mat"], ["a dog", "the dog"]]
+    for word_order in (0, 2):
+        readable = _calls(lambda: corpus_chrf(hyps, refs, word_order=word_order, fast=False))
+        pairs = {(caller, callee) for caller, callee, _ in readable}
+        assert {("corpus_chrf", "segment_stats"), ("corpus_chrf", "score_stats")} <= pairs
+        assert ("best_reference_counts", "chrf_percent") in pairs and ("_segment", "all_ngrams") in pairs
+        assert not [c for c in readable if c[2].endswith("fast.py")], "fast=False ran an engine of evalkit.fast"
+        assert not [c for c in readable if c[1] in ("chrf_segment_counts", "chrf_references")]
+        engine = _calls(lambda: corpus_chrf(hyps, refs, word_order=word_order))
+        assert ("_fast_counts", "chrf_segment_counts") in {(a, b) for a, b, _ in engine}
+        assert [c for c in engine if c[2].endswith("fast.py")]

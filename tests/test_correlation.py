@@ -24,7 +24,6 @@ from evalkit.correlation import (
     kendall_tau,
     pair_counts,
     pearson,
-    plot_agreement,
 )
 
 
@@ -332,27 +331,8 @@ def test_bootstrap_interval_on_wmt17_is_the_same_for_any_order_of_the_systems():
 
 
 # ---------------------------------------------------------------------------------------------------------
-# The plot, the module's shape
+# The module's shape (its plot, plot_agreement, is tested in test_plots.py)
 # ---------------------------------------------------------------------------------------------------------
-def test_plot_agreement_draws_each_item_labelled():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    metric, human = {"A": 1.0, "B": 2.0, "C": 4.0}, {"A": 0.1, "B": 0.0, "C": 0.5}
-    ax = plot_agreement(metric, human, metric_name="BLEU", human_name="DA z")
-    offsets = ax.collections[0].get_offsets().tolist()
-    assert offsets == [[1.0, 0.1], [2.0, 0.0], [4.0, 0.5]]
-    assert [t.get_text() for t in ax.texts] == ["A", "B", "C"]
-    r, tau = pearson([1, 2, 4], [0.1, 0, 0.5]), kendall_tau([1, 2, 4], [0.1, 0, 0.5])
-    assert ax.get_title() == f"BLEU against DA z: r = {r:.3f}, Kendall tau = {tau:.3f} (3 items)"
-    assert ax.get_xlabel() == "BLEU" and ax.get_ylabel() == "DA z"
-    plt.close("all")
-    with pytest.raises(ValueError, match="same items"):
-        plot_agreement({"A": 1.0, "B": 2, "C": 3}, {"A": 1.0, "B": 2, "D": 3})
-
-
 def test_import_is_light():
     code = (
         "import sys, evalkit.correlation; "
@@ -364,76 +344,3 @@ def test_import_is_light():
 
 def test_doctests():
     assert doctest.testmod(correlation).failed == 0
-
-
-
-def test_place_labels_avoids_overlaps():
-    # two points almost on top of each other: the upper one is labelled first, to the right; the lower
-    # one's label would cover it there, so it goes to the left
-    offsets = correlation.place_labels([(0.0, 0.0), (0.0, 0.1)], [50.0, 50.0], 10.0)
-    assert offsets == [(-4, 3), (4, 3)]
-    # a third point: right and left are taken at the same height, so it goes down a line
-    offsets = correlation.place_labels([(0.0, 0.0), (0.0, 0.1), (0.0, 0.2)], [50.0] * 3, 10.0)
-    assert offsets == [(4, -11), (-4, 3), (4, 3)]
-    assert correlation.place_labels([(0.0, 0.0), (500.0, 500.0)], [50.0, 50.0], 10.0) == [(4, 3), (4, 3)]
-
-
-def test_plot_agreement_labels_do_not_overlap_on_wmt17():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from evalkit.data import wmt17_human_scores
-
-    human = wmt17_human_scores()
-    # a metric with the crowded top-right cluster of lesson 13's BLEU plot
-    metric = {name: 26 + 0.2 * i if z > -0.01 else 15 + i for i, (name, z) in enumerate(human.items())}
-    ax = plot_agreement(metric, human)
-    renderer = ax.figure.canvas.get_renderer()
-    from matplotlib.text import Text
-
-    boxes = []
-    for t in ax.texts:
-        t.update_positions(renderer)
-        boxes.append(Text.get_window_extent(t, renderer))  # the text alone, not its leader line
-    assert len(boxes) == 16
-    assert not any(a.overlaps(b) for a, b in itertools.combinations(boxes, 2))
-    plt.close("all")
-
-
-def test_plot_agreement_labels_stay_inside_the_plot_area_in_a_grid():
-    # lesson 13 draws four metrics in a 2 x 2 grid; a label to the left of the leftmost point used to
-    # stick out of its axes over the tick labels (the grid shrinks the axes after the labels were placed)
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.text import Text
-
-    from evalkit.data import wmt17_human_scores
-
-    human = wmt17_human_scores()
-    # PROMT-Rule-based leftmost, level with online-A and close to it: no room on its right at its height
-    metric = {name: 56 + 0.1 * i if z > -0.01 else 52 + 0.3 * i for i, (name, z) in enumerate(human.items())}
-    metric["PROMT-Rule-based"], metric["online-A"] = 50.4, 52.0
-    fig, axes = plt.subplots(2, 2, figsize=(13, 10), layout="constrained")
-    for ax in axes.flat:
-        plot_agreement(metric, human, ax=ax)
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
-    for ax in axes.flat:
-        area = ax.get_window_extent(renderer)
-        for t in ax.texts:
-            box = Text.get_window_extent(t, renderer)
-            assert area.x0 - 1 <= box.x0 and box.x1 <= area.x1 + 1 and area.y0 - 1 <= box.y0 and box.y1 <= area.y1 + 1, (
-                t.get_text(), box.extents, area.extents)
-    plt.close("all")
-
-
-def test_place_labels_keeps_inside_bounds():
-    # a point at the right edge: the label goes to the left; with no bounds, to the right as usual
-    assert correlation.place_labels([(95.0, 50.0)], [40.0], 10.0) == [(4, 3)]
-    assert correlation.place_labels([(95.0, 50.0)], [40.0], 10.0, bounds=(0, 0, 100, 100)) == [(-4, 3)]
-    # at the top right corner: left and down a line
-    assert correlation.place_labels([(95.0, 95.0)], [40.0], 10.0, bounds=(0, 0, 100, 100)) == [(-4, -11)]

@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalkit.bleu import corpus_bleu, corpus_stats, corpus_stats_counter, segment_stats
+import numpy as np
+
+from evalkit.bleu import corpus_bleu, corpus_stats, segment_matrix, segment_stats
 from evalkit.tokenize import tokenize_13a, tokenize_13a_fast
 
 TRICKY = st.lists(
@@ -80,7 +82,10 @@ def test_fast_corpus_statistics_equal_readable_on_wmt17(tok, wmt17):
         hyps = systems[name]
         readable = corpus_stats(hyps, refs, tokenize=tok, fast=False)
         assert corpus_stats(hyps, refs, tokenize=tok) == readable
-        assert corpus_stats_counter(hyps, refs, tokenize=tok) == readable
+        matrix = segment_matrix(hyps, refs, tokenize=tok)
+        assert np.array_equal(matrix, segment_matrix(hyps, refs, tokenize=tok, fast=False))
+        assert matrix.sum(axis=0).tolist() == [readable.hyp_len, readable.closest_ref_len, readable.shortest_ref_len,
+                                               *readable.matches, *readable.totals, *readable.empty]
 
 
 def test_fast_corpus_statistics_equal_readable_on_jfleg_multi_reference(jfleg_test):
@@ -103,7 +108,9 @@ def test_fast_equals_readable_on_generated_corpora(segments, order):
     hyps, refs = [h for h, _ in segments], [r for _, r in segments]
     readable = corpus_stats(hyps, refs, max_order=order, fast=False)
     assert corpus_stats(hyps, refs, max_order=order) == readable
-    assert corpus_stats_counter(hyps, refs, max_order=order) == readable
+    fast_rows = segment_matrix(hyps, refs, max_order=order)
+    assert fast_rows.dtype == np.int64 and fast_rows.shape == (len(hyps), 3 + 3 * order)
+    assert np.array_equal(fast_rows, segment_matrix(hyps, refs, max_order=order, fast=False))
     for smoothing in ("method5", "method7"):  # these read the last segment when asked to mimic NLTK
         fast = corpus_bleu(hyps, refs, smoothing=smoothing, nltk_last_hypothesis=True)
         slow = corpus_bleu(hyps, refs, smoothing=smoothing, nltk_last_hypothesis=True, fast=False)
@@ -116,8 +123,8 @@ def test_fast_path_validates_like_the_readable_one():
             corpus_stats(["a b", "c"], [["a"], [None]], fast=fast)
         with pytest.raises(TypeError, match=r"hypothesis\[0\] is None"):
             corpus_stats([None], [["a"]], fast=fast)
-    with pytest.raises(TypeError, match=r"hypothesis\[0\] is None"):
-        corpus_stats_counter([None], [["a"]])
+        with pytest.raises(TypeError, match=r"hypothesis\[0\] is None"):
+            segment_matrix([None], [["a"]], fast=fast)
     assert segment_stats(["a"], [["a"]])[0].matches[0] == 1
 
 

@@ -35,7 +35,7 @@ def test_rouge_l_of_many_threads_against_one_long_reference(tiny_switch_interval
     assert len(set(expected)) > 3  # the hypotheses differ in their answer, so a wrong mask shows
 
     def lcs_hits(hypothesis):
-        return rouge_many.rouge_scores(hypothesis, [reference], ["rougeL"])["rougeL"].stats.hits
+        return rouge_many.rouge_scores(hypothesis, [reference], ["rougeL"])["rougeL"].stats.matches
 
     wrong = 0
     for _ in range(6):
@@ -51,11 +51,11 @@ def test_rouge_n_of_many_threads_against_shared_profiles(tiny_switch_interval):
     gen = random.Random(1)
     references = [" ".join(gen.choice(WORDS[:30]) for _ in range(300)) for _ in range(3)]
     hypotheses = [" ".join(gen.choice(WORDS[:30]) for _ in range(gen.randint(1, 40))) for _ in range(60)]
-    expected = [[rouge.rouge_n(h, [r], n).stats.hits for n in (1, 2, 3) for r in references] for h in hypotheses]
+    expected = [[rouge.rouge_n(h, [r], n).stats.matches for n in (1, 2, 3) for r in references] for h in hypotheses]
 
     def hits(hypothesis):
         scores = [rouge_many.rouge_scores(hypothesis, [r], ["rouge1", "rouge2", "rouge3"]) for r in references]
-        return [s[f"rouge{n}"].stats.hits for n in (1, 2, 3) for s in scores]
+        return [s[f"rouge{n}"].stats.matches for n in (1, 2, 3) for s in scores]
 
     for _ in range(3):
         evalkit.clear_caches()
@@ -84,12 +84,14 @@ def test_corpus_bleu_from_many_threads_while_caches_evict(tiny_switch_interval, 
         name, refs = job
         hyps = systems[name][offset[id(refs)]:offset[id(refs)] + 150]
         return (bleu.corpus_stats(hyps, refs, tokenize="13a"),
-                bleu.corpus_stats_counter(hyps, refs, tokenize="13a"))
+                bleu.segment_matrix(hyps, refs, tokenize="13a").sum(axis=0).tolist())
 
     with ThreadPoolExecutor(max_workers=6) as pool:
-        for job, (indexed, counted) in zip(outputs * 3, pool.map(score, outputs * 3)):
+        for job, (indexed, summed_rows) in zip(outputs * 3, pool.map(score, outputs * 3)):
             name, refs = job
-            assert indexed == expected[(name, id(refs))] == counted
+            s = expected[(name, id(refs))]
+            assert indexed == s
+            assert summed_rows == [s.hyp_len, s.closest_ref_len, s.shortest_ref_len, *s.matches, *s.totals, *s.empty]
     for name, cache in fast.bounded_caches().items():
         assert cache.info().nbytes <= cache.budget, name
-    assert len(fast.bounded_caches()["reference indexes"]) and len(fast.bounded_caches()["reference n-gram counts"])
+    assert len(fast.bounded_caches()["reference indexes"])

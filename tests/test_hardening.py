@@ -199,7 +199,8 @@ BOOL_CALLS = {
     "sentence_stats lowercase": lambda v: bleu.sentence_stats(HYP, REFS, lowercase=v),
     "segment_stats lowercase": lambda v: bleu.segment_stats([HYP], [REFS], lowercase=v),
     "corpus_stats fast": lambda v: bleu.corpus_stats([HYP], [REFS], fast=v),
-    "corpus_stats_counter lowercase": lambda v: bleu.corpus_stats_counter([HYP], [REFS], lowercase=v),
+    "segment_matrix lowercase": lambda v: bleu.segment_matrix([HYP], [REFS], lowercase=v),
+    "segment_matrix fast": lambda v: bleu.segment_matrix([HYP], [REFS], fast=v),
     "corpus_stats_indexed lowercase": lambda v: bleu.corpus_stats_indexed([HYP], [REFS], lowercase=v),
     "system_stats lowercase": lambda v: bleu.system_stats({"A": [HYP]}, [REFS], lowercase=v),
     "score_stats effective_order": lambda v: bleu.score_stats(bleu.sentence_stats(HYP, REFS), effective_order=v),
@@ -237,6 +238,7 @@ def test_lowercase_no_used_to_lowercase():
 #  Scores stay in [0, 1] or the input is refused."
 # --------------------------------------------------------------------------------------------------------
 from evalkit import rouge  # noqa: E402
+from evalkit.protocol import f_score  # noqa: E402
 
 
 @pytest.mark.parametrize("weight", [0.5, 0.999, 1e-300, 0, -1, 10.5, 1e6, math.inf, math.nan])
@@ -286,7 +288,7 @@ def test_betas_whose_square_overflows_are_refused(beta):
 @given(p=st.floats(0, 1), r=st.floats(0, 1), beta=st.floats(min_value=1e-300, max_value=1e150))
 @example(p=0.75, r=5e-324, beta=1e-300)  # found by hypothesis: beta ** 2 and P * R underflowed, F came out 1.0
 def test_property_f_measure_is_between_precision_and_recall_for_any_allowed_beta(p, r, beta):
-    f = rouge.f_measure(p, r, beta)
+    f = f_score(p, r, beta)
     assert 0 <= f <= 1
     assert f <= max(p, r) * (1 + 1e-12)
     if min(p, r) > 1e-150:  # below that P * R underflows to 0 (counts never give such precisions)

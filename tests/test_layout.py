@@ -12,8 +12,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent / "evalkit"
 MODULES = sorted(p.stem for p in ROOT.glob("*.py") if p.stem != "__init__")
-METRICS = {"bleu", "gleu", "google_bleu", "rouge", "rouge_many", "rouge_corpus", "chrf", "chrf_fast", "ter", "ter_fast",
+METRICS = {"bleu", "gleu", "google_bleu", "rouge", "rouge_many", "rouge_corpus", "chrf", "ter", "ter_fast",
            "significance", "correlation"}
+# The code above the metrics: it sees a metric only through evalkit.protocol (rows of statistics, scores of
+# summed rows) and resamples with evalkit.resample; it may use the argument checks, nothing else of evalkit.
+ABOVE_THE_METRICS = {"significance", "correlation"}
+PROTOCOL_LAYER = {"protocol", "resample", "_checks"}
 
 
 def evalkit_imports(module: str) -> list[tuple[str, list[str]]]:
@@ -166,3 +170,88 @@ def test_lessons_use_public_names_only(path):
     if re.search(r"\bsys\.path\b", code):
         problems.append("edits sys.path")
     assert problems == []
+
+
+def test_the_layers_above_the_metrics_use_only_the_protocol():
+    """significance.py and correlation.py import no metric module and not fast.py, even inside a function:
+    a paired test or a bootstrap resamples a metric's rows through evalkit.protocol, knowing no metric."""
+    assert {m: sorted(set(GRAPH[m]) - PROTOCOL_LAYER) for m in ABOVE_THE_METRICS if set(GRAPH[m]) - PROTOCOL_LAYER} == {}
+
+
+def test_the_corpus_bootstraps_do_not_reach_into_the_engines():
+    """rouge_corpus resamples with evalkit.resample, not with fast.py's internals."""
+    assert "fast" not in GRAPH["rouge_corpus"]
+
+
+def test_every_built_in_metric_registers_itself_in_its_own_module():
+    """protocol.BUILT_IN names the module of each metric; importing it registers a Metric of that name whose
+    functions live in that module (not in significance.py)."""
+    import importlib
+
+    from evalkit import protocol
+
+    for name, module in protocol.BUILT_IN.items():
+        importlib.import_module(module)
+        metric = protocol.get_metric(name)
+        assert metric.name == name
+        for fn in (metric.statistics, metric.score, metric.score_rows):
+            assert fn is None or fn.__module__ == module, (name, fn)
+
+
+VIEWS = {"tables", "plots", "widgets"}
+
+
+def test_no_metric_module_imports_a_view():
+    """The views (pandas tables, matplotlib figures, the widgets' HTML) sit above the metrics: a metric module
+    never imports tables, plots or widgets, even inside a function (correlation's plot lives in plots)."""
+    assert {m: sorted(set(GRAPH[m]) & VIEWS) for m in METRICS if set(GRAPH[m]) & VIEWS} == {}
+
+
+# ------------------------------------------------------------------------------------------------ tools/
+TOOLS = ROOT.parent / "tools"
+TOOL_MODULES = sorted(p.stem for p in TOOLS.glob("*.py") if p.stem != "__init__")
+
+
+def tools_imports(module: str, source: str | None = None) -> set[str]:
+    """The tools/ modules that ``module`` (or ``source``, read as that module) imports, at top level or inside
+    a function (``from tools.x import``, ``from tools import x``, ``import tools.x``, ``from .x import``)."""
+    tree = ast.parse(source if source is not None else (TOOLS / f"{module}.py").read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 1:
+                found.update([node.module.split(".")[0]] if node.module else [a.name for a in node.names])
+            elif node.module == "tools":
+                found.update(a.name for a in node.names)
+            elif node.module and node.module.startswith("tools."):
+                found.add(node.module.split(".")[1])
+        elif isinstance(node, ast.Import):
+            found.update(a.name.split(".")[1] for a in node.names if a.name.startswith("tools."))
+    return {m for m in found if m in TOOL_MODULES and m != module}
+
+
+TOOLS_GRAPH = {m: tools_imports(m) for m in TOOL_MODULES}
+
+
+def test_the_reader_sees_the_tools_imports():
+    assert {"lessons", "notebook_cells"} <= TOOLS_GRAPH["exercises"] and "exercises" in TOOLS_GRAPH["site"]
+    # the lazy import lessons.py once had, inside a function, is found, and so is every other spelling
+    lazy = "import re\n\n\ndef exercise_count(nb):\n    from tools.exercises import exercise_questions\n"
+    assert tools_imports("lessons", lazy) == {"exercises"}
+    for spelling in ("from tools import exercises", "import tools.exercises", "from .exercises import build",
+                     "from . import exercises"):
+        assert tools_imports("lessons", f"def f():\n    {spelling}\n") == {"exercises"}, spelling
+
+
+def test_no_import_cycle_among_tools_modules():
+    """tools/exercises.py imports tools/lessons.py, never the other way round (what both need is in
+    tools/notebook_cells.py), and no other circle closes among the tools."""
+    assert "exercises" not in TOOLS_GRAPH["lessons"], "tools/lessons.py imports tools/exercises.py again"
+    for start in TOOL_MODULES:
+        reachable, todo = set(), list(TOOLS_GRAPH[start])
+        while todo:
+            m = todo.pop()
+            if m not in reachable:
+                reachable.add(m)
+                todo.extend(TOOLS_GRAPH[m])
+        assert start not in reachable, f"import cycle through tools/{start}.py"

@@ -1,10 +1,12 @@
 """Slides-ready figures: every public plotting function takes ``figsize=``, draws nothing outside its canvas
 (no clipped tick label, axis label, title, legend or colour bar) at its default size and at a small slides
-size, and ``plots.save`` writes a cropped PNG at 150 dpi."""
+size, and ``plots.save`` writes a cropped PNG at 150 dpi.  Then the figures' own checks (the agreement plot
+and its label placement)."""
 
 from __future__ import annotations
 
 import inspect
+import itertools
 
 import matplotlib
 
@@ -14,6 +16,7 @@ import pytest  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
 from evalkit import bleu, data, gleu, plots, widgets  # noqa: E402
+from evalkit.correlation import kendall_tau, pearson  # noqa: E402
 from evalkit.rouge_corpus import corpus_rouge  # noqa: E402
 
 SEGMENTS = 60  # small real inputs: the first segments of WMT17 and JFLEG
@@ -32,6 +35,7 @@ def inputs():
     hyp, ref = jf.sources[0], jf.references[0][0]
     stats = bleu.sentence_stats(hyp, [ref])
     system_stats = {name: bleu.corpus_stats(out, refs, tokenize="13a") for name, out in systems.items()}
+    bleu_by_system = {name: 100 * bleu.corpus_bleu(out, refs, tokenize="13a").score for name, out in systems.items()}
     view = widgets.weights_view(widgets.count_sentence(widgets.ROOKIE_PARAPHRASE, [widgets.ROOKIE_REFERENCE]),
                                 (1, 1, 1, 0))
     return {
@@ -48,6 +52,8 @@ def inputs():
                                 ({v: corpus_rouge(src, jrefs, v, n_samples=50) for v in ("rouge1", "rouge2", "rougeL")},),
                                 {}),
         "weighted_log_bars": (plots.weighted_log_bars, (view,), {}),
+        "plot_agreement": (plots.plot_agreement, (bleu_by_system, data.wmt17_human_scores()),
+                           {"metric_name": "BLEU", "human_name": "DA z-score"}),
         "simplex_heatmap": (plots.simplex_heatmap, (widgets.simplex_scores(stats, 8),), {"title": "BLEU-3 of one pair"}),
         "rank_paths": (plots.rank_paths, (widgets.rankings(system_stats, widgets.uniform_path(4, 4)),),
                        {"tick_positions": [0, 4, 8, 12], "tick_labels": ["BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4"],
@@ -263,3 +269,77 @@ def test_fit_text_wraps_only_what_does_not_fit():
     fig.canvas.draw()
     assert text_outside_canvas(fig) == []
     plt.close(fig)
+
+
+# ---------------------------------------- the agreement plot ----------------------------------------
+def test_plot_agreement_draws_each_item_labelled():
+    metric, human = {"A": 1.0, "B": 2.0, "C": 4.0}, {"A": 0.1, "B": 0.0, "C": 0.5}
+    ax = plots.plot_agreement(metric, human, metric_name="BLEU", human_name="DA z")
+    offsets = ax.collections[0].get_offsets().tolist()
+    assert offsets == [[1.0, 0.1], [2.0, 0.0], [4.0, 0.5]]
+    assert [t.get_text() for t in ax.texts] == ["A", "B", "C"]
+    r, tau = pearson([1, 2, 4], [0.1, 0, 0.5]), kendall_tau([1, 2, 4], [0.1, 0, 0.5])
+    assert ax.get_title() == f"BLEU against DA z: r = {r:.3f}, Kendall tau = {tau:.3f} (3 items)"
+    assert ax.get_xlabel() == "BLEU" and ax.get_ylabel() == "DA z"
+    plt.close("all")
+    with pytest.raises(ValueError, match="same items"):
+        plots.plot_agreement({"A": 1.0, "B": 2, "C": 3}, {"A": 1.0, "B": 2, "D": 3})
+
+
+def test_place_labels_avoids_overlaps():
+    # two points almost on top of each other: the upper one is labelled first, to the right; the lower
+    # one's label would cover it there, so it goes to the left
+    offsets = plots.place_labels([(0.0, 0.0), (0.0, 0.1)], [50.0, 50.0], 10.0)
+    assert offsets == [(-4, 3), (4, 3)]
+    # a third point: right and left are taken at the same height, so it goes down a line
+    offsets = plots.place_labels([(0.0, 0.0), (0.0, 0.1), (0.0, 0.2)], [50.0] * 3, 10.0)
+    assert offsets == [(4, -11), (-4, 3), (4, 3)]
+    assert plots.place_labels([(0.0, 0.0), (500.0, 500.0)], [50.0, 50.0], 10.0) == [(4, 3), (4, 3)]
+
+
+def test_plot_agreement_labels_do_not_overlap_on_wmt17():
+    from evalkit.data import wmt17_human_scores
+
+    human = wmt17_human_scores()
+    # a metric with the crowded top-right cluster of lesson 13's BLEU plot
+    metric = {name: 26 + 0.2 * i if z > -0.01 else 15 + i for i, (name, z) in enumerate(human.items())}
+    ax = plots.plot_agreement(metric, human)
+    renderer = ax.figure.canvas.get_renderer()
+    boxes = []
+    for t in ax.texts:
+        t.update_positions(renderer)
+        boxes.append(Text.get_window_extent(t, renderer))  # the text alone, not its leader line
+    assert len(boxes) == 16
+    assert not any(a.overlaps(b) for a, b in itertools.combinations(boxes, 2))
+    plt.close("all")
+
+
+def test_plot_agreement_labels_stay_inside_the_plot_area_in_a_grid():
+    # lesson 13 draws four metrics in a 2 x 2 grid; a label to the left of the leftmost point used to
+    # stick out of its axes over the tick labels (the grid shrinks the axes after the labels were placed)
+    from evalkit.data import wmt17_human_scores
+
+    human = wmt17_human_scores()
+    # PROMT-Rule-based leftmost, level with online-A and close to it: no room on its right at its height
+    metric = {name: 56 + 0.1 * i if z > -0.01 else 52 + 0.3 * i for i, (name, z) in enumerate(human.items())}
+    metric["PROMT-Rule-based"], metric["online-A"] = 50.4, 52.0
+    fig, axes = plt.subplots(2, 2, figsize=(13, 10), layout="constrained")
+    for ax in axes.flat:
+        plots.plot_agreement(metric, human, ax=ax)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in axes.flat:
+        area = ax.get_window_extent(renderer)
+        for t in ax.texts:
+            box = Text.get_window_extent(t, renderer)
+            assert area.x0 - 1 <= box.x0 and box.x1 <= area.x1 + 1 and area.y0 - 1 <= box.y0 and box.y1 <= area.y1 + 1, (
+                t.get_text(), box.extents, area.extents)
+    plt.close("all")
+
+
+def test_place_labels_keeps_inside_bounds():
+    # a point at the right edge: the label goes to the left; with no bounds, to the right as usual
+    assert plots.place_labels([(95.0, 50.0)], [40.0], 10.0) == [(4, 3)]
+    assert plots.place_labels([(95.0, 50.0)], [40.0], 10.0, bounds=(0, 0, 100, 100)) == [(-4, 3)]
+    # at the top right corner: left and down a line
+    assert plots.place_labels([(95.0, 95.0)], [40.0], 10.0, bounds=(0, 0, 100, 100)) == [(-4, -11)]

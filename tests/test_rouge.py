@@ -170,13 +170,13 @@ def test_stemming_only_touches_tokens_longer_than_three_characters():
 def test_rouge_n_clips_repeated_ngrams():
     # "the the the" vs "the cat": "the" counts min(3, 1) = 1 -> P 1/3, R 1/2 (unclipped would claim 3/2 recall)
     r = rouge_n("the the the", ["the cat"], 1)
-    assert r.stats.hits == 1
+    assert r.stats.matches == 1
     assert math.isclose(r.precision, 1 / 3) and math.isclose(r.recall, 1 / 2)
 
 
 def test_hypothesis_shorter_than_n_scores_zero():
     r = rouge_n("cat", ["the cat"], 2)
-    assert (r.stats.hits, r.stats.hyp_total, r.stats.ref_total) == (0, 0, 1)
+    assert (r.stats.matches, r.stats.hyp_len, r.stats.ref_len) == (0, 0, 1)
     assert r.fmeasure == 0
 
 
@@ -203,7 +203,7 @@ def test_aggregations_by_hand():
     assert math.isclose(rouge_n(hyp, REFS3, 1, aggregation="jackknife").fmeasure, 2.5 / 3)
     # pooled (ROUGE-1.5.5 -f A): hits 4 + 2 + 0 = 6 over 12 reference and 12 hypothesis unigrams
     pooled = rouge_n(hyp, REFS3, 1, aggregation="pooled")
-    assert (pooled.stats.hits, pooled.stats.hyp_total, pooled.stats.ref_total) == (6, 12, 12)
+    assert (pooled.stats.matches, pooled.stats.hyp_len, pooled.stats.ref_len) == (6, 12, 12)
     assert math.isclose(pooled.fmeasure, 0.5)
 
 
@@ -273,7 +273,7 @@ def test_lsum_union_lcs_example_of_lin_2004():
     r = "w1 w2 w3 w4 w5"
     c = "w1 w2 w6 w7 w8\nw1 w3 w8 w9 w5"
     result = rouge_lsum(c, [r])
-    assert (result.stats.hits, result.stats.hyp_total, result.stats.ref_total) == (4, 10, 5)
+    assert (result.stats.matches, result.stats.hyp_len, result.stats.ref_len) == (4, 10, 5)
     assert math.isclose(result.recall, 4 / 5) and math.isclose(result.precision, 4 / 10)
     theirs = rouge_scorer.RougeScorer(["rougeLsum"]).score(r, c)["rougeLsum"]
     assert math.isclose(theirs.fmeasure, result.fmeasure, rel_tol=TOL)
@@ -283,7 +283,7 @@ def test_lsum_clips_tokens_used_by_several_reference_sentences():
     # two reference sentences "a b" and "a c" both take the single "a" of the hypothesis: only one hit for
     # "a" (the hypothesis has one), plus "b" -> 2 hits of 3 hypothesis and 4 reference tokens
     s = summary_lcs_stats([("a", "b")], [("a", "b"), ("a", "c")])
-    assert (s.hits, s.hyp_total, s.ref_total) == (2, 2, 4)
+    assert (s.matches, s.hyp_len, s.ref_len) == (2, 2, 4)
 
 
 @settings(max_examples=100, deadline=None)
@@ -311,8 +311,8 @@ def test_rouge_w_example_of_lin_2004():
     y1, y2 = "a b c d h i k", "a h b k c i d"
     assert math.isclose(rouge_l(y1, [x]).fmeasure, rouge_l(y2, [x]).fmeasure)
     w1, w2 = rouge_w(y1, [x]), rouge_w(y2, [x])
-    assert math.isclose(w1.stats.hits, 4**1.2, rel_tol=TOL)
-    assert math.isclose(w2.stats.hits, 4.0, rel_tol=TOL)
+    assert math.isclose(w1.stats.matches, 4**1.2, rel_tol=TOL)
+    assert math.isclose(w2.stats.matches, 4.0, rel_tol=TOL)
     # R = f^-1(WLCS / f(7)) = (4^1.2 / 7^1.2)^(1/1.2) = 4/7 for Y1; (4 / 7^1.2)^(1/1.2) = 4^(1/1.2) / 7 for Y2
     assert math.isclose(w1.recall, 4 / 7, rel_tol=TOL) and math.isclose(w1.precision, 4 / 7, rel_tol=TOL)
     assert math.isclose(w2.recall, 4 ** (1 / 1.2) / 7, rel_tol=TOL)  # 0.4536
@@ -323,7 +323,7 @@ def test_rouge_w_gap_in_the_hypothesis_breaks_the_run():
     # X = "a b", Y = "a x b": the match of b at (2, 3) follows a non-match cell, so its run restarts:
     # WLCS = f(1) + f(1) = 2; R = (2 / 2^1.2)^(1/1.2), P = (2 / 3^1.2)^(1/1.2)
     r = rouge_w("a x b", ["a b"])
-    assert math.isclose(r.stats.hits, 2.0, rel_tol=TOL)
+    assert math.isclose(r.stats.matches, 2.0, rel_tol=TOL)
     assert math.isclose(r.recall, (2 / 2**1.2) ** (1 / 1.2), rel_tol=TOL)
     assert math.isclose(r.precision, (2 / 3**1.2) ** (1 / 1.2), rel_tol=TOL)
     # weight 2: runs a b c | d e in "a b c x d e" vs "a b c d e": WLCS = 9 + 4 = 13, R = sqrt(13 / 25)
@@ -357,7 +357,7 @@ def test_rouge_w_rouge155_weighs_runs_of_reference_positions():
     # (1, 1) a = a (mark ref 0).  Marked reference positions 0, 1 form one run of 2: hits = f(2) = 2^1.2.
     # R = f^-1(f(2) / f(f(2))) = (2^1.2 / 2^1.44)^(1/1.2) = 2^-0.2; P = f^-1(f(2) / f(3)) = 2/3.
     r = rouge_w("a x b", ["a b"], **W155)
-    assert math.isclose(r.stats.hits, 2**1.2, rel_tol=TOL)
+    assert math.isclose(r.stats.matches, 2**1.2, rel_tol=TOL)
     assert math.isclose(r.recall, 2**-0.2, rel_tol=TOL) and math.isclose(r.precision, 2 / 3, rel_tol=TOL)
     # the paper's table: WLCS = f(1) + f(1) = 2, R = (2 / 2^1.2)^(1/1.2)
     assert math.isclose(rouge_w("a x b", ["a b"]).recall, (2 / 2**1.2) ** (1 / 1.2), rel_tol=TOL)
@@ -368,7 +368,7 @@ def test_rouge_w_rouge155_sums_over_reference_lines():
     # hits = 2 f(2) = B, the per-line base; R = f^-1(B / f(B)) = B^(1/1.2 - 1); P = f^-1(2 f(2) / f(4))
     b = 2 * 2**1.2
     r = rouge_w("a b c d", ["a b\nc d"], **W155)
-    assert math.isclose(r.stats.hits, b, rel_tol=TOL)
+    assert math.isclose(r.stats.matches, b, rel_tol=TOL)
     assert math.isclose(r.recall, b ** (1 / 1.2 - 1), rel_tol=TOL)
     assert math.isclose(r.precision, (b / 4**1.2) ** (1 / 1.2), rel_tol=TOL)  # = 2^(1/1.2) / 2
     # the paper's definition reads both texts as one sequence: a single run of 4 on both sides
@@ -379,11 +379,11 @@ def test_rouge_w_rouge155_clips_repeated_tokens():
     # reference "a a", hypothesis "a": the path marks reference position 1 only (c[2][1] takes the diagonal);
     # hits = f(1) = 1, R = f^-1(1 / f(f(2))) = 2^-1.2, P = f^-1(1 / f(1)) = 1
     r = rouge_w("a", ["a a"], **W155)
-    assert r.stats.hits == 1
+    assert r.stats.matches == 1
     assert math.isclose(r.recall, 2**-1.2, rel_tol=TOL) and math.isclose(r.precision, 1.0, rel_tol=TOL)
     # hypothesis "a b a b" vs reference "a b": both tokens credited once, one run of 2: P = f^-1(f(2)/f(4)) = 1/2
     r = rouge_w("a b a b", ["a b"], **W155)
-    assert math.isclose(r.stats.hits, 2**1.2) and math.isclose(r.precision, 0.5, rel_tol=TOL)
+    assert math.isclose(r.stats.matches, 2**1.2) and math.isclose(r.precision, 0.5, rel_tol=TOL)
 
 
 def test_rouge_w_conventions_on_lins_example():
@@ -394,7 +394,7 @@ def test_rouge_w_conventions_on_lins_example():
     x = "a b c d e f g"
     for y in ("a b c d h i k", "a h b k c i d"):
         r = rouge_w(y, [x], **W155)
-        assert math.isclose(r.stats.hits, 4**1.2, rel_tol=TOL)
+        assert math.isclose(r.stats.matches, 4**1.2, rel_tol=TOL)
         assert math.isclose(r.recall, 4 / 7**1.2, rel_tol=TOL)
     assert math.isclose(rouge_w("a h b k c i d", [x]).recall, 4 ** (1 / 1.2) / 7, rel_tol=TOL)
 
@@ -418,15 +418,15 @@ def test_rouge_w_rouge155_loses_a_run_that_ends_on_a_clipped_token():
     # marked but the hypothesis has no "b" left, so it is not credited, and the script only closes a run at
     # a credited position: the run of "a" is never added.  hits = 1 (the union-LCS count would be 2).
     r = rouge_w("a b", ["b\na b"], weight=1, **W155)
-    assert r.stats.hits == 1
-    assert rouge_lsum("a b", ["b\na b"]).stats.hits == 2
+    assert r.stats.matches == 1
+    assert rouge_lsum("a b", ["b\na b"]).stats.matches == 2
 
 
 def test_rouge_su_rouge155_skips_the_last_unigram():
     # S2 vs S1, any gap: 6 skip-bigrams + unigrams of the first 3 tokens only = 9 units per side;
     # hits: 3 skip-bigrams + "police", "the" = 5 -> 5/9 (Lin's convention: 6/10)
     r = rouge_su("police kill the gunman", [S1], max_skip=None, **W155)
-    assert (r.stats.hits, r.stats.hyp_total, r.stats.ref_total) == (5, 9, 9)
+    assert (r.stats.matches, r.stats.hyp_len, r.stats.ref_len) == (5, 9, 9)
     assert math.isclose(r.fmeasure, 5 / 9, rel_tol=TOL)
     # a one-word text has no unit at all under the script's loop
     assert rouge_su("police", ["police"], **W155).fmeasure == 0
@@ -453,14 +453,14 @@ S1 = "police killed the gunman"
 def test_rouge_s_examples_of_lin_2004(hyp, hits):
     # 4 words give C(4, 2) = 6 skip-bigrams on each side; Lin reports 0.5, 0.167, 0.333 with beta = 1
     r = rouge_s(hyp, [S1], max_skip=None)
-    assert (r.stats.hits, r.stats.hyp_total, r.stats.ref_total) == (hits, 6, 6)
+    assert (r.stats.matches, r.stats.hyp_len, r.stats.ref_len) == (hits, 6, 6)
     assert math.isclose(r.fmeasure, hits / 6, rel_tol=TOL)
 
 
 def test_rouge_su_adds_unigrams():
     # S2 vs S1 with any gap: 3 skip-bigrams + 3 unigrams (police, the, gunman) = 6 of 6 + 4 = 10 units
     r = rouge_su("police kill the gunman", [S1], max_skip=None)
-    assert (r.stats.hits, r.stats.hyp_total) == (6, 10)
+    assert (r.stats.matches, r.stats.hyp_len) == (6, 10)
     assert math.isclose(r.fmeasure, 0.6, rel_tol=TOL)
     # S5 = "gunman the killed police" shares no skip-bigram with S1 (ROUGE-S 0) but SU credits its words
     assert rouge_s("gunman the killed police", [S1], max_skip=None).fmeasure == 0
@@ -471,8 +471,8 @@ def test_skip_distance_limits_the_pairs():
     # "a b c d e" with max_skip 1: pairs with at most one word between: ab ac bc bd cd ce de = 7
     assert len(rouge.skip_bigrams(list("abcde"), 1)) == 7
     # hypothesis "a x x b" vs reference "a b": the pair (a, b) has 2 words between -> S1 misses it, S2 has it
-    assert rouge_s("a x x b", ["a b"], max_skip=1).stats.hits == 0
-    assert rouge_s("a x x b", ["a b"], max_skip=2).stats.hits == 1
+    assert rouge_s("a x x b", ["a b"], max_skip=1).stats.matches == 0
+    assert rouge_s("a x x b", ["a b"], max_skip=2).stats.matches == 1
 
 
 @settings(max_examples=100, deadline=None)
@@ -489,7 +489,7 @@ def test_su_is_lins_start_marker_definition_for_any_gap(hyp, ref):
     # Lin (2004): ROUGE-SU = ROUGE-S after adding a begin-of-sentence marker to both sides
     su = skip_bigram_stats(hyp, ref, None, unigrams=True)
     marked = skip_bigram_stats(["<s>", *hyp], ["<s>", *ref], None)
-    assert (su.hits, su.hyp_total, su.ref_total) == (marked.hits, marked.hyp_total, marked.ref_total)
+    assert (su.matches, su.hyp_len, su.ref_len) == (marked.matches, marked.hyp_len, marked.ref_len)
 
 
 def test_rouge_s0_is_rouge_2(jfleg_test):
@@ -563,7 +563,7 @@ def test_stats_add_and_rescore_without_recounting():
     a = rouge_n("the cat sat", ["the cat"], 1).stats
     b = rouge_n("a dog", ["a big dog"], 1).stats
     total = a + b
-    assert (total.hits, total.hyp_total, total.ref_total, total.segments) == (4, 5, 5, 2)
+    assert (total.matches, total.hyp_len, total.ref_len, total.segments) == (4, 5, 5, 2)
     assert sum([a, b]) == total
     # re-scoring the same counts with another beta
     assert math.isclose(score_stats(total, beta=2).fmeasure, 0.8)
@@ -591,7 +591,7 @@ def test_bootstrap_is_seeded_and_micro_scores_summed_counts(jfleg_dev):
     assert (a.low, a.high) != (c.low, c.high)
     micro = corpus_rouge(hyps, refs, "rouge2", average="micro", n_samples=300)
     summed = sum(s.stats for s in micro.segments)
-    assert math.isclose(micro.score.recall, summed.hits / summed.ref_total, rel_tol=1e-12)
+    assert math.isclose(micro.score.recall, summed.matches / summed.ref_len, rel_tol=1e-12)
     assert micro.low.fmeasure <= micro.score.fmeasure <= micro.high.fmeasure
     # the corpus score does not depend on segment order
     rev = corpus_rouge(hyps[::-1], refs[::-1], "rouge2", average="micro", n_samples=10)
@@ -679,7 +679,7 @@ def test_lcs_table_view_and_path():
     assert df.attrs["lcs"] == ["the", "cat", "on", "the", "mat"]
     assert df.attrs["path"] == [(1, 1), (2, 2), (4, 4), (5, 5), (6, 6)]
     ng = rouge_ngram_table("the cat sat on the mat", "the cat is on the mat", 2)
-    assert ng["matched"].sum() == 3 == ng.attrs["hits"]
+    assert ng["matched"].sum() == 3 == ng.attrs["matches"]
     assert ng["hyp"].sum() == 5 and ng["ref"].sum() == 5
     assert math.isclose(ng.attrs["fmeasure"], 0.6)
 

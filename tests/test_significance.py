@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.significance import PairedTest
 
+from evalkit import protocol
 from evalkit import significance as sig
+from evalkit.protocol import Metric, get_metric, register_metric
 from evalkit.bleu import BLEUStats, corpus_bleu, score_stats, segment_stats
 from evalkit.significance import (
-    MetricAdapter,
     PairedResult,
     SignificanceWarning,
     bootstrap_null_statistics,
@@ -24,7 +25,6 @@ from evalkit.significance import (
     p_value,
     paired_approximate_randomization,
     paired_bootstrap,
-    register_metric,
     smallest_p_value,
 )
 
@@ -240,18 +240,18 @@ def wmt17_rows():
 
     reference, systems = data.wmt17_reference()[:500], data.wmt17_systems()
     refs = [[r] for r in reference]
-    rows = {key: np.array([sig.bleu_row(x) for x in segment_stats(systems[name][:500], refs, tokenize="13a")])
+    rows = {key: np.array([x.row() for x in segment_stats(systems[name][:500], refs, tokenize="13a")])
             for key, name in (("A", "LIUM-NMT"), ("B", "KIT"))}
-    bleu = sig.METRICS["bleu"]
+    bleu = get_metric("bleu")
 
     def statistics(corpora, references, options, fast):
         return [np.array([rows[t[0]][int(t[2:])] for t in c], dtype=np.int64) for c in corpora]
 
-    register_metric(MetricAdapter("wmt17-rows", frozenset(), statistics,
-                                  lambda row, o: bleu.score(row, {"smoothing": "exp"}),
-                                  lambda r, o, f: bleu.score_rows(r, {"smoothing": "exp"}, f)))
+    register_metric(Metric("wmt17-rows", frozenset(), statistics,
+                           lambda row, o: bleu.score(row, {"smoothing": "exp"}),
+                           lambda r, o, f: bleu.score_rows(r, {"smoothing": "exp"}, f)))
     yield [[f"ref:{i}"] for i in range(500)]
-    sig.METRICS.pop("wmt17-rows")
+    protocol.METRICS.pop("wmt17-rows")
 
 
 def test_shifted_p_is_about_twice_sacrebleus_on_a_clear_difference(wmt17_rows):
@@ -427,8 +427,8 @@ def test_fast_statistics_equal_segment_stats_on_wmt17(wmt17):
     refs = [[r] for r in reference]
     names = ["LIUM-NMT", "online-B", "PROMT-Rule-based"]
     for opts in (dict(tokenize="13a"), dict(tokenize="intl", lowercase=True)):
-        fast = sig.METRICS["bleu"].statistics([systems[n] for n in names], refs, opts, True)
-        slow = sig.METRICS["bleu"].statistics([systems[n] for n in names], refs, opts, False)
+        fast = get_metric("bleu").statistics([systems[n] for n in names], refs, opts, True)
+        slow = get_metric("bleu").statistics([systems[n] for n in names], refs, opts, False)
         for a, b in zip(fast, slow):
             assert np.array_equal(a, b)
 
@@ -449,16 +449,16 @@ def test_vectorized_bleu_scores_equal_score_stats(rows, smoothing, effective_ord
     arr = np.array(rows, dtype=np.int64)
     arr[:, 7:11] = np.maximum(arr[:, 7:11], arr[:, 3:7])  # totals >= matches, as counted statistics are
     opts = dict(smoothing=smoothing, effective_order=effective_order, ref_length=ref_length, weights=weights)
-    fast = sig.METRICS["bleu"].score_rows(arr, opts, False)
+    fast = get_metric("bleu").score_rows(arr, opts, False)
     for row, value in zip(arr, fast):
-        assert math.isclose(value, score_stats(sig.bleu_stats_from_row(row), **opts).score, rel_tol=1e-12,
+        assert math.isclose(value, score_stats(BLEUStats.from_row([int(v) for v in row]), **opts).score, rel_tol=1e-12,
                             abs_tol=1e-15)
 
 
 def test_row_round_trip():
     s = BLEUStats(hyp_len=9, closest_ref_len=8, shortest_ref_len=7, matches=(5, 3, 1, 0), totals=(9, 8, 7, 6),
                   empty=(0, 0, 0, 0))
-    assert sig.bleu_stats_from_row(sig.bleu_row(s)) == s
+    assert BLEUStats.from_row(s.row()) == s
 
 
 # ------------------------------------------------------------------------------------------ the registry
@@ -473,7 +473,7 @@ def test_another_metric_plugs_in_with_a_few_lines():
 
         return [np.array([row(h, refs) for h, refs in zip(c, references)], dtype=np.int64) for c in corpora]
 
-    register_metric(MetricAdapter("word-accuracy", frozenset(), statistics, lambda row, o: row[0] / row[1]))
+    register_metric(Metric("word-accuracy", frozenset(), statistics, lambda row, o: row[0] / row[1]))
     try:
         out = paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, metric="word-accuracy", n_samples=100, seed=5)
         base, a = statistics([TOY_BASE, TOY_SYS["A"]], TOY_REFS, {}, True)
@@ -490,7 +490,7 @@ def test_another_metric_plugs_in_with_a_few_lines():
         with pytest.raises(TypeError, match="unknown option"):
             paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, metric="word-accuracy", tokenize="13a")
     finally:
-        sig.METRICS.pop("word-accuracy")
+        protocol.METRICS.pop("word-accuracy")
     with pytest.raises(TypeError):
         register_metric("bleu")  # type: ignore[arg-type]
 
@@ -562,9 +562,9 @@ def test_vectorized_chrf_scores_equal_score_stats(rows, beta, eps_smoothing):
     arr = np.array([[h for h, _, _ in r] + [f for _, f, _ in r] + [min(m, h, f) for h, f, m in r] for r in rows],
                    dtype=np.int64)
     opts = dict(char_order=2, word_order=1, beta=beta, eps_smoothing=eps_smoothing)
-    fast = sig.METRICS["chrf"].score_rows(arr, opts, False)
+    fast = get_metric("chrf").score_rows(arr, opts, False)
     for row, value in zip(arr, fast):
-        assert value == sig.METRICS["chrf"].score(row, opts)
+        assert value == get_metric("chrf").score(row, opts)
 
 
 @settings(max_examples=200, deadline=None)
@@ -573,9 +573,9 @@ def test_vectorized_chrf_scores_equal_score_stats(rows, beta, eps_smoothing):
 def test_vectorized_ter_scores_equal_score_stats(rows):
     """Rows as summed over n segments: edits, L * length, n * L, n."""
     arr = np.array([[e, s, 3 * scale, 3] for e, s, scale in rows], dtype=np.int64)
-    fast = sig.METRICS["ter"].score_rows(arr, {}, False)
+    fast = get_metric("ter").score_rows(arr, {}, False)
     for row, value in zip(arr, fast):
-        assert value == sig.METRICS["ter"].score(row, {})
+        assert value == get_metric("ter").score(row, {})
 
 
 @TINY
@@ -604,14 +604,14 @@ def test_ter_rows_are_exact_integers_with_averaged_reference_lengths():
 
     refs = [["a b c d e", "a b c d x", "a b c d e f"], ["p q r s t", "p q r s t u"]]
     hyps = [["a b c d e", "p q r t"], ["a b x d e f", "p q r s t u"]]
-    base, sys_b = sig.METRICS["ter"].statistics(hyps, refs, {}, True)
+    base, sys_b = get_metric("ter").statistics(hyps, refs, {}, True)
     assert base.tolist() == [[0, 32, 6, 1], [1, 33, 6, 1]]
-    assert np.array_equal(sig.METRICS["ter"].statistics(hyps, refs, {}, False)[1], sys_b)
+    assert np.array_equal(get_metric("ter").statistics(hyps, refs, {}, False)[1], sys_b)
     edits = sum(s.edits for s in ter_segment_stats(hyps[1], refs))
     assert edits == sys_b[:, 0].sum()
     length = float(Fraction(16, 3) + Fraction(11, 2))
-    assert sig.METRICS["ter"].score(sys_b.sum(axis=0), {}) == edits / length
-    assert sig.METRICS["ter"].score(sys_b.sum(axis=0), {}) == pytest.approx(corpus_ter(hyps[1], refs).score,
+    assert get_metric("ter").score(sys_b.sum(axis=0), {}) == edits / length
+    assert get_metric("ter").score(sys_b.sum(axis=0), {}) == pytest.approx(corpus_ter(hyps[1], refs).score,
                                                                              rel=1e-15)
     # sacreBLEU's float32 copies of 16/3 would round: the reproduction is refused, not approximated.
     with pytest.raises(ValueError, match="sacrebleu_float32"):

@@ -18,7 +18,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from evalkit import data
+from evalkit import protocol
 from evalkit import significance as sig
+from evalkit.gleu import gleu_reference_picks
+from evalkit.protocol import get_metric
+from evalkit.rouge_corpus import ROUGE_SCORES
 from evalkit.gleu import corpus_gleu
 from evalkit.rouge_corpus import corpus_rouge
 from evalkit.significance import paired_approximate_randomization, paired_bootstrap
@@ -147,36 +151,36 @@ def test_rouge_with_one_reference_and_the_readable_path():
 def test_fixed_point_sums_are_fsum_exactly(values, data_):
     """Any resample (counts of each value) of any floats in [0, 1], tiny ones included: the fixed-point
     mean is math.fsum of the resampled values over their number, to the last bit."""
-    table = sig.fixed_point_rows([values])[0]
+    table = protocol.fixed_point_rows([values])[0]
     counts = data_.draw(st.lists(st.integers(0, 5), min_size=len(values), max_size=len(values)))
     if sum(counts) == 0:
         counts[0] = 1
     summed = np.rint(np.array(counts, dtype=np.float64) @ table.astype(np.float64)).astype(np.int64)
     picked = [v for v, c in zip(values, counts) for _ in range(c)]
-    assert sig.fixed_point_mean(summed) == math.fsum(picked) / len(picked)
+    assert protocol.fixed_point_mean(summed) == math.fsum(picked) / len(picked)
 
 
 def test_fixed_point_rows_by_hand():
-    rows = sig.fixed_point_rows([[0.5, 0.75], [1.0]])  # E = 2 for both lists: 2/4, 3/4 and 4/4
+    rows = protocol.fixed_point_rows([[0.5, 0.75], [1.0]])  # E = 2 for both lists: 2/4, 3/4 and 4/4
     assert [r.tolist() for r in rows] == [[[2, 2, 1], [3, 2, 1]], [[4, 2, 1]]]
-    assert sig.fixed_point_mean(rows[0].sum(axis=0)) == 0.625
+    assert protocol.fixed_point_mean(rows[0].sum(axis=0)) == 0.625
     with pytest.raises(ValueError, match=">= 0"):
-        sig.fixed_point_rows([[0.5, -0.25]])
+        protocol.fixed_point_rows([[0.5, -0.25]])
 
 
 @settings(max_examples=300, deadline=None)
 @given(
     rows=st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40), st.integers(0, 40)), min_size=1, max_size=6),
     beta=st.sampled_from([1.0, 2.0, 0.5, 3, 1e-160]),  # 1e-160: beta ** 2 underflows, F is held in [P, R]
-    measure=st.sampled_from(sig.ROUGE_SCORES),
+    measure=st.sampled_from(ROUGE_SCORES),
 )
 @example(rows=[(5, 21, 21)], beta=2.0, measure="fmeasure")  # a clamp in the scalar path alone broke this
 def test_vectorized_micro_rouge_equals_score_stats(rows, beta, measure):
     arr = np.array([[min(h, a, b), a, b] for h, a, b in rows], dtype=np.int64)  # hits <= both totals
     opts = dict(average="micro", beta=beta, score=measure)
-    fast = sig.METRICS["rouge"].score_rows(arr, opts, False)
+    fast = get_metric("rouge").score_rows(arr, opts, False)
     for row, value in zip(arr, fast):
-        assert value == sig.METRICS["rouge"].score(row, opts)
+        assert value == get_metric("rouge").score(row, opts)
 
 
 # ------------------------------------------------------------------------------------------ GLEU
@@ -246,7 +250,7 @@ def test_gleu_other_draws_one_reference_and_options():
     assert out["c"].score == corpus_gleu(corrected, one, j.sources).score
     # the picks helper is corpus_gleu's draw
     counts = [len(r) for r in refs]
-    assert tuple(sig.gleu_reference_picks(counts, 3)) == corpus_gleu(corrected, refs, j.sources,
+    assert tuple(gleu_reference_picks(counts, 3)) == corpus_gleu(corrected, refs, j.sources,
                                                                       iterations=4).assignments[3]
 
 

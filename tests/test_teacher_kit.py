@@ -20,7 +20,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from test_browser import HOW_TO_ENABLE, browser_test_required
-from tools import exercises, lessons
+from tools import exercises, lessons, notebook_cells
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = lessons.lesson_files()
@@ -107,16 +107,16 @@ def test_an_unclosed_answer_is_an_error():
 
 def test_exercise_questions_of_a_tiny_lesson():
     # the heading before the first numbered question is not part of it
-    assert exercises.exercise_questions(tiny_lesson()) == ["1. What is $x + 1$?", "2. Is `x` even?"]
+    assert notebook_cells.exercise_questions(tiny_lesson()) == ["1. What is $x + 1$?", "2. Is `x` even?"]
 
 
 def test_text_between_the_heading_and_the_first_question_is_the_intro():
-    assert exercises.split_intro("Lesson text.\n\n## On your own\n\nUse seed 0.\n\n**1.** Why?") == (
+    assert notebook_cells.split_intro("Lesson text.\n\n## On your own\n\nUse seed 0.\n\n**1.** Why?") == (
         "Use seed 0.", "**1.** Why?")
-    assert exercises.split_intro("Compute it.\n\n1. Why?") == ("", "Compute it.\n\n1. Why?")  # no heading
+    assert notebook_cells.split_intro("Compute it.\n\n1. Why?") == ("", "Compute it.\n\n1. Why?")  # no heading
     nb = tiny_lesson()
     nb.cells[3].source = nb.cells[3].source.replace("## On your own\n\n", "Text.\n\n## On your own\n\nUse seed 0.\n\n")
-    intros, items = exercises.lesson_exercises(nb, "tiny")
+    intros, items = notebook_cells.lesson_exercises(nb, "tiny")
     assert intros == ["Use seed 0."] and items[0].question == "1. What is $x + 1$?"
     sheet = exercises.exercise_sheet(nb, "tiny")
     assert "Use seed 0." in sheet and "Text." not in sheet
@@ -124,7 +124,7 @@ def test_text_between_the_heading_and_the_first_question_is_the_intro():
 
 def test_exercises_of_a_tiny_lesson_with_their_answers_and_solutions():
     nb = tiny_lesson()
-    _, items = exercises.lesson_exercises(nb, "tiny")
+    _, items = notebook_cells.lesson_exercises(nb, "tiny")
     assert [item.answers for item in items] == [("It is **3**.",), ("Yes: 2 = 2 × 1.",)]
     assert [item.solutions for item in items] == [(nb.cells[4],), (nb.cells[7],)]
 
@@ -253,43 +253,43 @@ def test_student_edition_has_no_answers_and_keeps_everything_else(lesson):
     nbformat.validate(student)
     for cell in student.cells:
         assert "<details" not in cell.source.lower()
-        if exercises.SOLUTION_TAG in cell.metadata.get("tags", []):
+        if notebook_cells.SOLUTION_TAG in cell.metadata.get("tags", []):
             pytest.fail(f"{path.name}: a solution cell is still tagged in the student edition")
     originals = {c.id: c for c in nb.cells}
     positions = {c.id: i for i, c in enumerate(nb.cells)}
     for cell in student.cells:
         original = originals[cell.id]
-        if exercises.is_solution(original):
+        if notebook_cells.is_solution(original):
             also = exercises.read_later(nb, positions[cell.id])
             assert cell.source == exercises.student_cell_source(original.source, also=also) and cell.outputs == []
-        elif exercises.has_answer(original):
-            assert cell.source == exercises.remove_answers(original.source)
+        elif notebook_cells.has_answer(original):
+            assert cell.source == notebook_cells.remove_answers(original.source)
         elif original.cell_type == "code" and "check_answer(" in original.source:
             # a cell that checks the student's own work keeps its code, not a stored ✓
             assert cell.source == original.source and cell.outputs == [] and cell.metadata == original.metadata
         else:
             assert cell == original  # outputs, tags and all
-    dropped = [c for c in nb.cells if exercises.has_answer(c) and not exercises.remove_answers(c.source).strip()]
+    dropped = [c for c in nb.cells if notebook_cells.has_answer(c) and not notebook_cells.remove_answers(c.source).strip()]
     assert len(student.cells) == len(nb.cells) - len(dropped)
 
 
 def test_every_lesson_with_an_answer_gets_a_sheet(lesson):
     path, nb = lesson
     sheet = exercises.exercise_sheet(nb, path.name)
-    if not any(exercises.has_answer(c) for c in nb.cells):
+    if not any(notebook_cells.has_answer(c) for c in nb.cells):
         assert sheet == ""
         return
     assert f"<h1>{html.escape(lessons.lesson_title(nb))}</h1>" in sheet
     assert "<details" not in sheet.lower() and "<summary" not in sheet.lower()
-    assert sheet.count('<section class="exercise">') == len(exercises.exercise_questions(nb, path.name)) >= 1
+    assert sheet.count('<section class="exercise">') == len(notebook_cells.exercise_questions(nb, path.name)) >= 1
 
 
 def test_solution_cells_belong_to_answered_exercises(lesson):
     """A lesson that tags cells `solution` also hides their answers in <details> (the sheet and the student
     edition rely on both halves of the convention)."""
     path, nb = lesson
-    if any(exercises.is_solution(c) for c in nb.cells):
-        assert any(exercises.has_answer(c) for c in nb.cells), f"{path.name}: solution cells but no <details> answer"
+    if any(notebook_cells.is_solution(c) for c in nb.cells):
+        assert any(notebook_cells.has_answer(c) for c in nb.cells), f"{path.name}: solution cells but no <details> answer"
 
 
 def test_every_solution_cell_checks_itself_and_its_stored_checks_pass(lesson):
@@ -297,7 +297,7 @@ def test_every_solution_cell_checks_itself_and_its_stored_checks_pass(lesson):
     one of them printed ✓: the digest pasted into the cell is the digest of the lesson's own answer."""
     path, nb = lesson
     for index, cell in enumerate(nb.cells):
-        if not exercises.is_solution(cell):
+        if not notebook_cells.is_solution(cell):
             continue
         checks = exercises.self_checks(cell.source, f"{path.name}, cell {index}")
         assert checks, f"{path.name}, cell {index}: a solution cell without check_answer(...)"
@@ -370,7 +370,7 @@ def test_every_formula_on_a_sheet_or_key_is_drawn(lesson):
 def test_the_answer_key_holds_every_answer(lesson):
     path, nb = lesson
     key = exercises.answer_key(nb, path.name)
-    _, items = exercises.lesson_exercises(nb, path.name)
+    _, items = notebook_cells.lesson_exercises(nb, path.name)
     if not items:
         assert key == ""
         return
@@ -408,7 +408,7 @@ def test_make_exercises_on_the_real_lessons(tmp_path):
         assert (tmp_path / path.name).is_file()
         text = (tmp_path / path.name).read_text(encoding="utf-8")
         assert "<details" not in text.lower()
-    answered = [p for p in LESSONS if any(exercises.has_answer(c) for c in lessons.read_notebook(p).cells)]
+    answered = [p for p in LESSONS if any(notebook_cells.has_answer(c) for c in lessons.read_notebook(p).cells)]
     assert sorted(p.name for p in written if p.suffix == ".html") == sorted(p.stem + ".html" for p in answered)
 
 

@@ -13,6 +13,7 @@ from sacrebleu.metrics import TER
 from sacrebleu.metrics.lib_ter import _perform_shift, translation_edit_rate
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 
+from evalkit import ter
 from evalkit.ter_fast import ter_edits
 from evalkit.ter import (
     DELETE,
@@ -28,6 +29,7 @@ from evalkit.ter import (
     edit_distance,
     normalize_ter,
     score_stats,
+    search_limits,
     segment_stats,
     sentence_stats,
     sentence_ter,
@@ -196,7 +198,7 @@ def test_fast_search_equals_readable_search(wmt17):
             h, r = ter_words(hyp), ter_words(ref)
             a = ter_alignment(h, r)
             counts = (a.ops.count(INSERT), a.ops.count(DELETE), a.ops.count(SUBSTITUTE))
-            assert ter_edits(h, r) == (a.edits, *counts, len(a.shifts), len(r))
+            assert ter_edits(h, r, **search_limits()) == (a.edits, *counts, len(a.shifts), len(r))
 
 
 @pytest.mark.conformance
@@ -210,8 +212,41 @@ def test_the_candidate_limit_stops_the_search_like_sacrebleu():
         hyp = [w if rng.random() > 0.2 else "x" for w in ref[20:] + ref[:20]]
         capped += best_shift(hyp, ref)[2] >= MAX_SHIFT_CANDIDATES
         a = ter_alignment(hyp, ref)
-        assert a.edits == translation_edit_rate(hyp, ref)[0] == ter_edits(hyp, ref)[0]
+        assert a.edits == translation_edit_rate(hyp, ref)[0] == ter_edits(hyp, ref, **search_limits())[0]
     assert capped >= 1
+
+
+def test_the_fast_search_keeps_no_copy_of_ters_limits():
+    """ter_fast defines no constant but its operation codes, and takes every limit from evalkit.ter."""
+    import ast
+    import inspect
+
+    from evalkit import ter_fast
+
+    tree = ast.parse(inspect.getsource(ter_fast))
+    names = [t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+             for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+             for t in ast.walk(target) if isinstance(t, ast.Name)]
+    assert names == ["_TER_MATCH", "_TER_SUB", "_TER_INS", "_TER_DEL"]
+    literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, int)}
+    limits = {ter.MAX_SHIFT_SIZE, ter.MAX_SHIFT_DISTANCE, ter.BEAM_WIDTH, ter.MAX_SHIFT_CANDIDATES, ter.INFINITY}
+    assert literals & limits == set(), "ter_fast.py spells out one of TER's limits"
+    params = inspect.signature(ter_fast.ter_edits).parameters
+    assert set(search_limits()) <= set(params) and all(params[k].default is params[k].empty for k in search_limits())
+
+
+def test_the_fast_search_follows_ters_limits_when_they_change(monkeypatch, wmt17):
+    """Tight limits set on evalkit.ter reach both searches: the fast statistics still equal the readable."""
+    reference, systems = wmt17
+    hyps, refs = systems["online-A"][:60], [[r] for r in reference[:60]]
+    default = segment_stats(hyps, refs)
+    for name, value in [("BEAM_WIDTH", 2), ("MAX_SHIFT_SIZE", 2), ("MAX_SHIFT_DISTANCE", 3),
+                        ("MAX_SHIFT_CANDIDATES", 5)]:
+        with monkeypatch.context() as patch:
+            patch.setattr(ter, name, value)
+            tight = segment_stats(hyps, refs)
+            assert tight == segment_stats(hyps, refs, fast=False), name
+            assert tight != default, name  # the limit mattered on these segments
 
 
 def test_fast_statistics_equal_readable_statistics(wmt17):
@@ -233,7 +268,7 @@ def test_corpus_is_summed_statistics(wmt17):
 
 def test_result_repr_and_signature():
     r = sentence_ter("the cat", ["the cat sat"])
-    assert repr(r) == "TERResult(score=0.3333, edits=1, ref_length=3.0000, ins=1, del=0, sub=0, shifts=0)"
+    assert repr(r) == "TERResult(score=0.3333, edits=1, ref_len=3.0000, ins=1, del=0, sub=0, shifts=0)"
     assert float(r) == r.score
     assert r.signature.startswith("nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no")
 

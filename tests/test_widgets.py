@@ -245,8 +245,8 @@ def test_explorer_shows_what_the_plain_functions_compute():
     assert ex.view.score_text in ex.score.value
     assert "(0.3333, 0.3333, 0.3333, 0.0000)" in ex.weights_text.value
     assert f"BP = {expected.brevity_penalty:.4f}" in ex.details.value
-    assert ex.table.value == tables.weights_table_html(ex.view)
-    assert ex.bars.value == plots.weighted_log_bars_svg(ex.view)
+    assert ex.table.value == widgets.weights_table_html(ex.view)
+    assert ex.bars.value == widgets.weighted_log_bars_svg(ex.view)
     assert [s.layout.display for s in ex.sliders] == [None] * 4 + ["none"] * 2
     assert repr(ex) == f"WeightsExplorer({ex.view.score_text})"
     assert ex._repr_mimebundle_()["text/plain"] == repr(ex)
@@ -390,7 +390,7 @@ def test_weights_table_and_html():
     assert list(df.columns) == ["matches", "total", "precision", "weight", "w·log p"]
     assert list(df.index) == [1, 2, 3, 4] and list(df["matches"]) == [5, 3, 1, 0]
     assert math.isclose(df.loc[2, "precision"], 3 / 5) and df.loc[4, "w·log p"] == -math.inf
-    html = tables.weights_table_html(view)
+    html = widgets.weights_table_html(view)
     assert html.count("<tr>") == 5 and "5 / 6" in html and "−∞" in html and "0.8333" in html
 
 
@@ -401,7 +401,7 @@ def test_bar_svg_and_matplotlib_bars():
     import matplotlib.pyplot as plt
 
     view = weights_view(count_sentence("the cat sat on the mat", ["the cat is on the mat"]), (1, 1, 1, 0))
-    svg = plots.weighted_log_bars_svg(view)
+    svg = widgets.weighted_log_bars_svg(view)
     for label in ("1-gram", "4-gram", "log BP", "log BLEU", "weight 0", f"{math.log(5 / 6) / 3:.4f}"):
         assert label in svg
     ax = plots.weighted_log_bars(view)

@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from tools.notebook_cells import exercise_questions, is_solution, remove_answers
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 GUIDE = NOTEBOOKS / "README.md"
@@ -240,8 +242,6 @@ MINUTES_PER_EXERCISE = 3
 def exercise_count(nb) -> int:
     """Exercises in a lesson: the numbered items of each exercise question (a question without a numbered
     list counts as one)."""
-    from tools.exercises import exercise_questions
-
     return sum(max(1, len(re.findall(r"^\s{0,3}\d+\.\s", q, re.M))) for q in exercise_questions(nb))
 
 
@@ -267,8 +267,6 @@ def core_minutes(nb) -> float:
     minute per core code cell that is not an exercise's solution, three minutes per core exercise.  Not
     rounded; 0.0 for a lesson with no core cell."""
     import nbformat
-
-    from tools.exercises import is_solution, remove_answers
 
     core = [c for c in nb.cells if is_core(c)]
     words = sum(len(remove_answers(c.source).split()) for c in core if c.cell_type == "markdown")
