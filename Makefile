@@ -33,7 +33,7 @@ INSTALL_LOG := $(VENV)/install.log
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 PYTEST_ARGS ?=
 # pytest-xdist workers for make test and make conformance (a number, or 0 for one process); --dist loadscope
-# keeps a test module's tests, and a notebook's cells, in one worker
+# keeps a test module's tests, and a notebook's cells, in one worker (tests/conftest.py spreads a few slow ones)
 TEST_WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
 # pip, with its full output appended to the log and one line per package shown

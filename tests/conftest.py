@@ -33,6 +33,27 @@ def pytest_report_header(config):
     return f"evalkit: hypothesis profile {PROFILE!r}, peer numbers {peers}"
 
 
+# make test and make conformance run in parallel with pytest-xdist's --dist loadscope: a test module (with its
+# fixtures), a notebook (its cells, in order) and a module's doctests are each one unit, run in order in one
+# worker.  The tests below are slow and independent (each runs a lesson in a kernel of its own): each is a unit
+# of its own and goes to whichever worker is free, so that no worker waits for one long module.
+SPREAD = ("tests/test_lesson.py::test_a_lesson_runs_to_the_end_on_other_inputs[",)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """xdist's loadscope scheduling, with each test of SPREAD a scope of its own."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SpreadSlowTests(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            return nodeid if nodeid.startswith(SPREAD) else super()._split_scope(nodeid)
+
+    return SpreadSlowTests(config, log)
+
+
 def pytest_collection_modifyitems(config, items):
     """Mark the property tests, and under the ``test`` profile cap their examples at TEST_EXAMPLES."""
     for item in items:
