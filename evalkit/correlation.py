@@ -22,11 +22,11 @@ The items are usually *systems* (system-level correlation: one metric score and 
   Here Kendall's tau answers "does the metric rank the systems as people do?", which is what a
   leaderboard needs.
 
-- :func:`bootstrap_correlation` resamples the *items* with replacement (seeded, with
-  :mod:`evalkit.resample`'s seed rule and draws) and reports a percentile confidence interval; :func:`bootstrap_difference` resamples the items once for two
-  metrics at a time (a paired bootstrap) to ask whether one correlates better than the other.  Both sort
-  the items by their values first (:func:`canonical_order`), so the interval does not depend on the order
-  in which the items are listed: the same seed gives the same interval for any order.
+- :func:`bootstrap_correlation` resamples the *items* with replacement (seeded, with :mod:`evalkit.resample`'s
+  seed rule and draws) and reports a percentile confidence interval; :func:`bootstrap_difference` resamples
+  the items once for two metrics at a time (a paired bootstrap) to ask whether one correlates better than
+  the other.  Both sort the items by their values first (:func:`canonical_order`), so the interval does not
+  depend on the order in which the items are listed: the same seed gives the same interval for any order.
 
     >>> round(pearson([1, 2, 3, 4], [1, 3, 2, 4]), 4), round(kendall_tau([1, 2, 3, 4], [1, 3, 2, 4]), 4)
     (0.8, 0.6667)
