@@ -22,6 +22,8 @@ Where things live (hypothesis first, references second, everywhere; a tokenizer 
 ``significance``    paired bootstrap and approximate randomization (Koehn 2004; Riezler & Maxwell 2005)
                     with BLEU, chrF/chrF++, TER, ROUGE or GEC GLEU, or any metric with additive statistics
 ``correlation``     Pearson and Kendall correlation with human scores, with bootstrap intervals
+``resample``        seeded bootstrap draws in chunks and the one ``Interval`` (significance, rouge_corpus and
+                    correlation resample through it)
 ``rouge``           ROUGE of one hypothesis: N, L, Lsum, W, S, SU, and the multi-reference rules
 ``rouge_many``      several ROUGE variants of many pairs at once (rouge-score's ``RougeScorer``)
 ``rouge_corpus``    corpus ROUGE with a bootstrap confidence interval
