@@ -689,10 +689,9 @@ def corpus_rows(corpora: Sequence[Sequence[Any]], references: Sequence[Any], opt
     import numpy as np
 
     settings = _settings(options)
+    per_corpus = [segment_stats(c, references, fast=fast, **settings) for c in corpora]  # checks the options
     k = settings["char_order"] + settings["word_order"]
-    return [np.array([s.row() for s in segment_stats(c, references, fast=fast, **settings)],
-                     dtype=np.int64).reshape(len(c), 3 * k)
-            for c in corpora]
+    return [np.array([s.row() for s in stats], dtype=np.int64).reshape(len(stats), 3 * k) for stats in per_corpus]
 
 
 def score_row(row: Sequence[int], options: dict) -> float:
