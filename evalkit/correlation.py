@@ -47,7 +47,7 @@ from ._checks import check_choice, check_int
 from .resample import DEFAULT_SEED, Interval, check_confidence, check_seed, generator, uniform_draws_in_chunks
 
 METHODS = ("pearson", "kendall")
-TAU_VARIANTS = ("a", "b", "c")
+TAUS = ("a", "b", "c")
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -145,21 +145,22 @@ def pair_counts(x: Sequence[float], y: Sequence[float]) -> PairCounts:
     return PairCounts(len(xs), concordant, discordant, ties_x, ties_y, ties_both)
 
 
-def kendall_tau(x: Sequence[float], y: Sequence[float], *, variant: str = "b") -> float:
-    """Kendall's tau: (concordant - discordant pairs), normalized by ``variant`` "a", "b" (default) or "c".
+def kendall_tau(x: Sequence[float], y: Sequence[float], *, tau: str = "b") -> float:
+    """Kendall's tau: (concordant - discordant pairs), normalized as tau-a, tau-b (the default) or tau-c
+    (``tau="a"``, ``"b"``, ``"c"``; scipy.stats.kendalltau calls this its ``variant``).
 
     >>> kendall_tau([1, 2, 3, 4], [1, 3, 2, 4])     # (5 - 1) / 6
     0.6666666666666666
-    >>> kendall_tau([1, 1, 2, 3], [1, 2, 3, 4]), kendall_tau([1, 1, 2, 3], [1, 2, 3, 4], variant="a")
+    >>> kendall_tau([1, 1, 2, 3], [1, 2, 3, 4]), kendall_tau([1, 1, 2, 3], [1, 2, 3, 4], tau="a")
     (0.9128709291752769, 0.8333333333333334)
     """
-    check_choice("variant", variant, TAU_VARIANTS)
+    check_choice("tau", tau, TAUS)
     xs, ys = check_pairs(x, y)
     c = pair_counts(xs, ys)
     difference = c.concordant - c.discordant
-    if variant == "a":
+    if tau == "a":
         return difference / c.pairs
-    if variant == "b":
+    if tau == "b":
         return difference / math.sqrt((c.pairs - c.ties_x) * (c.pairs - c.ties_y))
     m = min(len(set(xs)), len(set(ys)))
     return max(-1.0, min(1.0, 2 * difference / (c.n * c.n * (m - 1) / m)))
@@ -314,7 +315,7 @@ def bootstrap_difference(
 
 __all__ = [
     "METHODS",
-    "TAU_VARIANTS",
+    "TAUS",
     "CorrelationInterval",
     "canonical_order",
     "PairCounts",
