@@ -6,7 +6,7 @@ corpus's own estimate as the point estimate: rouge-score reports as "mid" the me
 
     >>> r = corpus_rouge(["the cat sat on the mat", "a quick brown fox"],
     ...                  [["the cat is on the mat"], ["the quick brown fox jumps"]], "rouge1", n_samples=200)
-    >>> round(r.score.fmeasure, 4)
+    >>> round(r.estimate.fmeasure, 4)
     0.75
 
 The per-segment scores come from the readable functions of :mod:`evalkit.rouge` (:func:`get_scorer`).
@@ -69,11 +69,12 @@ def get_scorer(variant: str) -> Callable[..., RougeScore]:
 
 @dataclass(frozen=True)
 class RougeCorpusResult:
-    """Corpus ROUGE: the point estimate ``score`` and a bootstrap confidence interval [``low``, ``high``]
-    (each a :class:`RougeScore`; P, R and F have their own percentiles).  ``median`` is the median of the
-    resampled estimates, which rouge-score reports as "mid".  ``float(result)`` is F."""
+    """Corpus ROUGE: the corpus's own P, R and F, ``estimate``, and a bootstrap confidence interval [``low``,
+    ``high``] (each a :class:`RougeScore`; P, R and F have their own percentiles).  ``median`` is the median
+    of the resampled estimates, which rouge-score reports as "mid".  ``score`` and ``float(result)`` are F
+    (a float, as every result's ``score`` in evalkit)."""
 
-    score: RougeScore
+    estimate: RougeScore
     low: RougeScore
     high: RougeScore
     average: str
@@ -83,11 +84,16 @@ class RougeCorpusResult:
     segments: tuple[RougeScore, ...] = field(repr=False)
     median: RougeScore | None = field(default=None, repr=False)  # rouge-score's "mid": the resamples' median
 
+    @property
+    def score(self) -> float:
+        """The corpus F-measure."""
+        return self.estimate.fmeasure
+
     def __float__(self) -> float:
-        return self.score.fmeasure
+        return self.estimate.fmeasure
 
     def __repr__(self) -> str:
-        s, lo, hi = self.score, self.low, self.high
+        s, lo, hi = self.estimate, self.low, self.high
         return (
             f"RougeCorpusResult({s.variant}, {self.average}: P={s.precision:.4f}, R={s.recall:.4f}, "
             f"F={s.fmeasure:.4f} [{lo.fmeasure:.4f}, {hi.fmeasure:.4f}] at {self.confidence:.0%}, "
@@ -223,7 +229,7 @@ def corpus_rouge(
 
     >>> r = corpus_rouge(["the cat sat on the mat", "a quick brown fox"],
     ...                  [["the cat is on the mat"], ["the quick brown fox jumps"]], "rouge1", n_samples=200)
-    >>> round(r.score.fmeasure, 4), round(r.score.recall, 4)
+    >>> round(r.estimate.fmeasure, 4), round(r.estimate.recall, 4)
     (0.75, 0.7167)
     """
     check_choice("average", average, AVERAGES)
@@ -231,7 +237,7 @@ def corpus_rouge(
     segments = segment_scores(hypotheses, references, variant, **options)
     point, low, high, median = bootstrap_interval(segments, average, n_samples=n_samples, confidence=confidence,
                                                   seed=seed)
-    return RougeCorpusResult(score=point, low=low, high=high, average=average, confidence=float(confidence),
+    return RougeCorpusResult(estimate=point, low=low, high=high, average=average, confidence=float(confidence),
                              n_samples=n_samples, seed=seed, segments=tuple(segments), median=median)
 
 
