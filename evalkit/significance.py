@@ -402,11 +402,22 @@ def paired_bootstrap(
     pass ``tokenize="13a", smoothing="exp"`` for sacreBLEU's BLEU; for ROUGE and GLEU see the module's
     docstring, GLEU needs ``sources=[...]``).
 
-    Draws ``n_samples`` test sets of the same size with replacement (the same draws for every system),
-    scores each, and returns, by name (the baseline first, under ``baseline_name``), the real score, the
-    mean and 95% half-width of the resampled scores, and the p-value of the difference to the baseline.
-    The p-value estimates P(a difference at least this large | no real difference), not the probability
-    that the difference is real.
+    Returns, by name (the baseline first, under ``baseline_name``), the real score, the mean and 95%
+    half-width of the resampled scores, and the p-value of the difference to the baseline.  The p-value
+    estimates P(a difference at least this large | no real difference), not the probability that the
+    difference is real.  The steps:
+
+    1. Statistics: the metric (:func:`evalkit.protocol.get_metric`) gives every segment of every system one
+       row of integers (for BLEU, :meth:`~evalkit.bleu.BLEUStats.row`: lengths, clipped matches, totals).
+    2. Resample: ``n_samples`` test sets of the same size, drawn with replacement (the same draws for every
+       system, :func:`evalkit.resample.draw_counts`); a resampled corpus's statistics are the sum of its
+       segments' rows, nothing is recounted.
+    3. Score: the metric scores each summed row (``score_rows``, equal to its ``score_stats``): the
+       systems' scores S*_i on resample i, and the real scores S on the whole test set.
+    4. Compare: with Δ = S_system − S_baseline and Δ*_i the same difference on resample i, the p-value is
+       :func:`p_value` of :func:`bootstrap_null_statistics` (by default (c + 1) / (n + 1), c the number of
+       resamples with |Δ*_i − Δ| > |Δ|), and the 95% interval is :func:`confidence_interval` of the S*_i
+       (the scores ranked n // 40 from either end).
 
     ``null`` chooses the statistic compared with the real absolute difference |Δ| (Δ = system − baseline;
     Δ*_i the same difference on resample i); see :func:`bootstrap_null_statistics`:
