@@ -633,10 +633,10 @@ def test_ter_rows_are_exact_integers_with_averaged_reference_lengths():
         ("chrf", dict(lowercase="yes"), TypeError, "lowercase must be True or False"),
         ("chrf", dict(eps_smoothing=1), TypeError, "eps_smoothing must be True or False"),
         ("chrf", dict(eps_smoothing=True, sacrebleu_float32=True), ValueError, "sacrebleu_float32"),
-        ("ter", dict(lowercase=True), TypeError, "unknown option"),
+        ("ter", dict(case_sensitive=True), TypeError, "unknown option"),
         ("ter", dict(normalised=True), TypeError, "unknown option"),
         ("ter", dict(normalized="yes"), TypeError, "normalized must be True or False"),
-        ("ter", dict(case_sensitive=None), TypeError, "case_sensitive must be True or False"),
+        ("ter", dict(lowercase=None), TypeError, "lowercase must be True or False"),
     ],
 )
 @pytest.mark.parametrize("test", [paired_bootstrap, paired_approximate_randomization])
