@@ -809,3 +809,16 @@ def test_the_rouge_tables_warn_too():
     for table in (rouge_lcs_table, rouge_ngram_table):
         _, caught = tokenization_warnings(table, RU, RU)
         assert len(caught) == 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(matches=st.integers(0, 50), extra_h=st.integers(0, 50), extra_r=st.integers(0, 50),
+       beta=st.sampled_from([1.0, 2.0, 0.5, 1.2]))
+def test_score_counts_is_score_stats_inlined(matches, extra_h, extra_r, beta):
+    """rouge_many's hot path builds its results with rouge.score_counts; they equal score_stats's, field by field."""
+    from evalkit.rouge import score_counts
+
+    fast = score_counts(matches, matches + extra_h, matches + extra_r, beta, "rouge2")
+    slow = score_stats(RougeStats(matches, matches + extra_h, matches + extra_r), beta=beta, variant="rouge2")
+    assert fast == slow and fast.stats == slow.stats
+    assert (fast.precision, fast.recall, fast.fmeasure) == (slow.precision, slow.recall, slow.fmeasure)
