@@ -49,7 +49,7 @@ def sacre_corpus(wmt17):
 def test_two_orders_by_hand():
     # "ab" against "abc", orders 1 and 2: P1 = 2/2, R1 = 2/3, P2 = 1/1, R2 = 1/2.
     r = sentence_chrf("ab", ["abc"], char_order=2)
-    assert [(o.matches, o.hyp, o.ref) for o in r.orders] == [(2, 2, 3), (1, 1, 2)]
+    assert [(o.matches, o.hyp_len, o.ref_len) for o in r.orders] == [(2, 2, 3), (1, 1, 2)]
     p, rec = Fraction(1), (Fraction(2, 3) + Fraction(1, 2)) / 2
     assert close(r.score, float(5 * p * rec / (4 * p + rec)))  # = 7/11
     assert close(r.score, 7 / 11)
@@ -60,7 +60,7 @@ def test_cat_mat_unigrams_by_hand():
     hyp, ref = char_ngrams("the cat sat on the mat", 1), char_ngrams("the cat is on the mat", 1)
     assert sum(hyp.values()) == 17 and sum(ref.values()) == 16
     r = sentence_chrf("the cat sat on the mat", ["the cat is on the mat"])
-    assert (r.orders[0].hyp, r.orders[0].ref) == (17, 16)
+    assert (r.orders[0].hyp_len, r.orders[0].ref_len) == (17, 16)
     # t: 5 in hyp, 4 in ref; a: 3 vs 2; everything else in hyp is in ref as often: 17 - 1 - 1 = 15
     assert hyp["t"] == 5 and ref["t"] == 4 and hyp["a"] == 3 and ref["a"] == 2
     assert r.orders[0].matches == 15
@@ -75,7 +75,7 @@ def test_beta_weights_recall():
 def test_word_ngrams_split_one_punctuation_mark():
     assert split_punctuation("(hi) end. ,x y") == ["(hi", ")", "end", ".", ",", "x", "y"]
     r = sentence_chrf("the cat.", ["the cat ."], word_order=2)
-    assert [(o.kind, o.n, o.matches, o.hyp, o.ref) for o in r.words] == [("word", 1, 3, 3, 3), ("word", 2, 2, 2, 2)]
+    assert [(o.kind, o.n, o.matches, o.hyp_len, o.ref_len) for o in r.words] == [("word", 1, 3, 3, 3), ("word", 2, 2, 2, 2)]
 
 
 def test_fast_word_split_equals_the_readable_one(wmt17):
