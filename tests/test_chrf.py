@@ -8,6 +8,7 @@ import random
 from fractions import Fraction
 
 import pytest
+from call_trace import calls
 from nltk.translate import chrf_score as nltk_chrf
 from sacrebleu.metrics import CHRF
 
@@ -297,28 +298,6 @@ def test_stats_with_different_settings_do_not_add():
 
 
 # ------------------------------------------------------------------------------------------ click to the formula
-def _calls(fn):
-    """(caller name, callee name, callee file) of every Python function call made while fn() runs; a
-    comprehension's call is its enclosing function's."""
-    import sys
-
-    seen = []
-
-    def profile(frame, event, arg):
-        caller = frame.f_back
-        while caller is not None and caller.f_code.co_name.startswith("<") and caller.f_back is not None:
-            caller = caller.f_back
-        if event == "call" and caller is not None:
-            seen.append((caller.f_code.co_name, frame.f_code.co_name, frame.f_code.co_filename))
-
-    sys.setprofile(profile)
-    try:
-        fn()
-    finally:
-        sys.setprofile(None)
-    return seen
-
-
 def test_corpus_chrf_reads_as_its_steps_and_reaches_the_formula():
     doc = corpus_chrf.__doc__
     steps = [doc.index(f"\n    {k}. ") for k in (1, 2, 3, 4)]
@@ -330,12 +309,12 @@ def test_corpus_chrf_reads_as_its_steps_and_reaches_the_formula():
 
     hyps, refs = ["the cat sat on the mat", "a dog"], [["the cat is on the mat"], ["a dog", "the dog"]]
     for word_order in (0, 2):
-        readable = _calls(lambda: corpus_chrf(hyps, refs, word_order=word_order, fast=False))
+        readable = calls(lambda: corpus_chrf(hyps, refs, word_order=word_order, fast=False))
         pairs = {(caller, callee) for caller, callee, _ in readable}
         assert {("corpus_chrf", "segment_stats"), ("corpus_chrf", "score_stats")} <= pairs
         assert ("best_reference_counts", "chrf_percent") in pairs and ("_segment", "all_ngrams") in pairs
         assert not [c for c in readable if c[2].endswith("fast.py")], "fast=False ran an engine of evalkit.fast"
         assert not [c for c in readable if c[1] in ("chrf_segment_counts", "chrf_references")]
-        engine = _calls(lambda: corpus_chrf(hyps, refs, word_order=word_order))
+        engine = calls(lambda: corpus_chrf(hyps, refs, word_order=word_order))
         assert ("_fast_counts", "chrf_segment_counts") in {(a, b) for a, b, _ in engine}
         assert [c for c in engine if c[2].endswith("fast.py")]

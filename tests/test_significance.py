@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
+from call_trace import calls
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
@@ -659,28 +660,13 @@ def test_paired_bootstrap_reads_as_its_steps_and_reaches_the_formulas_in_one_hop
     """A student who opens paired_bootstrap finds the numbered steps, and the functions that hold the formulas
     (the p-value, the null statistic, the interval) are called by it directly; the metric only through the
     protocol."""
-    import sys
-
     doc = paired_bootstrap.__doc__
     steps = [doc.index(f"\n    {k}. ") for k in (1, 2, 3, 4)]
     assert steps == sorted(steps)
     for name in ("p_value", "bootstrap_null_statistics", "confidence_interval"):
         assert f":func:`{name}`" in doc
-    seen = []
-
-    def profile(frame, event, arg):
-        caller = frame.f_back  # a comprehension's call is its enclosing function's
-        while caller is not None and caller.f_code.co_name.startswith("<") and caller.f_back is not None:
-            caller = caller.f_back
-        if event == "call" and caller is not None:
-            seen.append((caller.f_code.co_name, frame.f_code.co_name))
-
-    sys.setprofile(profile)
-    try:
-        paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=50, smoothing="exp")
-    finally:
-        sys.setprofile(None)
-    called = {callee for caller, callee in seen if caller == "paired_bootstrap"}
+    seen = calls(lambda: paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=50, smoothing="exp"))
+    called = {callee for caller, callee, _ in seen if caller == "paired_bootstrap"}
     assert {"p_value", "bootstrap_null_statistics", "confidence_interval", "get_metric"} <= called | {
-        callee for caller, callee in seen if caller == "_check_inputs"}
+        callee for caller, callee, _ in seen if caller == "_check_inputs"}
     assert {"p_value", "bootstrap_null_statistics", "confidence_interval"} <= called
