@@ -236,7 +236,13 @@ def score_counts(matches: int, hyp_len: int, ref_len: int, beta: float, variant:
     """``score_stats(RougeStats(matches, hyp_len, ref_len), beta=beta, variant=variant)`` for counts already
     checked, built without the dataclasses' ``__init__`` (rouge_many calls it three times per pair; the
     tests prove the two equal)."""
-    precision, recall = precision_recall(matches, hyp_len, ref_len)
+    precision = matches / hyp_len if hyp_len > 0 else 0.0  # precision_recall and f_score, inlined
+    recall = matches / ref_len if ref_len > 0 else 0.0
+    if beta == 1:
+        denominator = precision + recall
+        fmeasure = 2.0 * precision * recall / denominator if denominator > 0 else 0.0
+    else:
+        fmeasure = f_score(precision, recall, beta)
     new, put = object.__new__, object.__setattr__
     # RougeScore and RougeStats have __slots__ (no __dict__): fewer objects for the garbage collector to walk.
     stats = new(RougeStats)
@@ -248,7 +254,7 @@ def score_counts(matches: int, hyp_len: int, ref_len: int, beta: float, variant:
     score = new(RougeScore)
     put(score, "precision", precision)
     put(score, "recall", recall)
-    put(score, "fmeasure", f_score(precision, recall, beta))
+    put(score, "fmeasure", fmeasure)
     put(score, "variant", variant)
     put(score, "beta", beta)
     put(score, "stats", stats)
