@@ -13,6 +13,8 @@ Where things live (hypothesis first, references second, everywhere; a tokenizer 
 ``tokenize``        every tokenizer, by name (none, 13a, intl, char, char-with-spaces, rouge-score, unicode,
                     unicode-cjk, nltk), and the Porter ``stem``
 ``ngrams``          n-grams and clipped counts
+``protocol``        what every metric shares: the additive statistics base, the one F-measure, and the
+                    ``Metric`` each metric module registers (its statistics as rows, the score of summed rows)
 ``lcs``             longest common subsequence tables and paths (ROUGE-L, -Lsum, -W)
 ``bleu``            BLEU: statistics, smoothing, sentence and corpus scores
 ``gleu``            GLEU for grammatical error correction, and ``python -m evalkit.gleu``
@@ -20,8 +22,10 @@ Where things live (hypothesis first, references second, everywhere; a tokenizer 
 ``chrf``            chrF and chrF++ (Popović 2015, 2017), its whole-corpus counting beside the readable one
 ``ter``             TER with TERCOM's greedy shift search (Snover et al. 2006); ``ter_fast``: a faster search
 ``significance``    paired bootstrap and approximate randomization (Koehn 2004; Riezler & Maxwell 2005)
-                    with BLEU, chrF/chrF++, TER, ROUGE or GEC GLEU, or any metric with additive statistics
+                    of any registered metric (BLEU, chrF/chrF++, TER, ROUGE, GEC GLEU), through the protocol
 ``correlation``     Pearson and Kendall correlation with human scores, with bootstrap intervals
+``resample``        seeded bootstrap draws in chunks and the one ``Interval`` (significance, rouge_corpus and
+                    correlation resample through it)
 ``rouge``           ROUGE of one hypothesis: N, L, Lsum, W, S, SU, and the multi-reference rules
 ``rouge_many``      several ROUGE variants of many pairs at once (rouge-score's ``RougeScorer``)
 ``rouge_corpus``    corpus ROUGE with a bootstrap confidence interval

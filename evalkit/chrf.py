@@ -15,7 +15,7 @@ As in :mod:`evalkit.bleu`, counting and scoring are kept apart: :func:`sentence_
 statistics, not the mean of sentence scores.
 
     >>> r = sentence_chrf("the cat sat on the mat", ["the cat is on the mat"])
-    >>> [(o.matches, o.hyp, o.ref) for o in r.orders[:2]], round(r.score, 4)
+    >>> [(o.matches, o.hyp_len, o.ref_len) for o in r.orders[:2]], round(r.score, 4)
     ([(15, 17, 16), (12, 16, 15)], 0.6458)
 
 The conventions are sacreBLEU's (2.6.0), which evalkit reproduces exactly:
@@ -139,13 +139,14 @@ def match_counts(hyp: Counter, ref: Counter) -> tuple[int, int, int]:
 class CHRFStats(AdditiveStats):
     """Additive counts for one segment or a corpus (``a + b``, ``sum(list_of_stats)``).
 
-    ``hyp[k]``, ``ref[k]`` and ``matches[k]`` belong to order k: the character orders 1..char_order
+    ``hyp_len[k]``, ``ref_len[k]`` (the hypothesis's and the reference's n-grams) and ``matches[k]`` belong
+    to order k: the character orders 1..char_order
     first, then the word orders 1..word_order.  ``beta`` and ``eps_smoothing`` are the settings that
     chose the best reference of each segment (they matter only with several references).
     """
 
-    hyp: tuple[int, ...]
-    ref: tuple[int, ...]
+    hyp_len: tuple[int, ...]
+    ref_len: tuple[int, ...]
     matches: tuple[int, ...]
     char_order: int = setting(CHAR_ORDER)
     word_order: int = setting(WORD_ORDER)
@@ -161,11 +162,6 @@ class CHRFStats(AdditiveStats):
 # --------------------------------------------------------------------------------------------------------
 # Scoring
 # --------------------------------------------------------------------------------------------------------
-def chrf_value(hyp: Sequence[int], ref: Sequence[int], matches: Sequence[int], beta: float, eps_smoothing: bool) -> float:
-    """The chrF score in [0, 1] of per-order counts."""
-    return chrf_percent(hyp, ref, matches, beta, eps_smoothing) / 100
-
-
 def chrf_percent(hyp: Sequence[int], ref: Sequence[int], matches: Sequence[int], beta: float, eps_smoothing: bool) -> float:
     """The chrF score on sacreBLEU's 0-100 scale, computed with sacreBLEU's arithmetic step for step (the
     best of several references is chosen on this number, so that ties fall exactly as in sacreBLEU).
@@ -208,15 +204,15 @@ class OrderScore:
 
     kind: str
     n: int
-    hyp: int
-    ref: int
+    hyp_len: int
+    ref_len: int
     matches: int
     precision: float | None
     recall: float | None
     fmeasure: float | None
 
     def __repr__(self) -> str:
-        return f"{self.kind}{self.n}:{self.matches}/{self.hyp}/{self.ref}"
+        return f"{self.kind}{self.n}:{self.matches}/{self.hyp_len}/{self.ref_len}"
 
 
 @dataclass(frozen=True)
@@ -298,14 +294,14 @@ def score_stats(stats: CHRFStats, *, beta: float | None = None, eps_smoothing: b
     beta = stats.beta if beta is None else _check_beta(beta)
     eps_smoothing = stats.eps_smoothing if eps_smoothing is None else _check_flag("eps_smoothing", eps_smoothing)
     orders = []
-    for k, (h, r, m) in enumerate(zip(stats.hyp, stats.ref, stats.matches)):
+    for k, (h, r, m) in enumerate(zip(stats.hyp_len, stats.ref_len, stats.matches)):
         kind, n = ("char", k + 1) if k < stats.char_order else ("word", k + 1 - stats.char_order)
         p = m / h if h else None
         rec = m / r if r else None
         orders.append(OrderScore(kind, n, h, r, m, p, rec, f_score(p, rec, beta) if p is not None and rec is not None else None))
-    avg_p, avg_r, _ = average_precision_recall(stats.hyp, stats.ref, stats.matches)
+    avg_p, avg_r, _ = average_precision_recall(stats.hyp_len, stats.ref_len, stats.matches)
     return CHRFResult(
-        score=chrf_value(stats.hyp, stats.ref, stats.matches, beta, eps_smoothing),
+        score=chrf_percent(stats.hyp_len, stats.ref_len, stats.matches, beta, eps_smoothing) / 100,
         orders=tuple(orders),
         precision=avg_p,
         recall=avg_r,
@@ -689,10 +685,9 @@ def corpus_rows(corpora: Sequence[Sequence[Any]], references: Sequence[Any], opt
     import numpy as np
 
     settings = _settings(options)
+    per_corpus = [segment_stats(c, references, fast=fast, **settings) for c in corpora]  # checks the options
     k = settings["char_order"] + settings["word_order"]
-    return [np.array([s.row() for s in segment_stats(c, references, fast=fast, **settings)],
-                     dtype=np.int64).reshape(len(c), 3 * k)
-            for c in corpora]
+    return [np.array([s.row() for s in stats], dtype=np.int64).reshape(len(stats), 3 * k) for stats in per_corpus]
 
 
 def score_row(row: Sequence[int], options: dict) -> float:
@@ -760,7 +755,6 @@ __all__ = [
     "best_reference_counts",
     "char_ngrams",
     "chrf_percent",
-    "chrf_value",
     "corpus_chrf",
     "corpus_rows",
     "corpus_stats",

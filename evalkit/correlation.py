@@ -22,11 +22,11 @@ The items are usually *systems* (system-level correlation: one metric score and 
   Here Kendall's tau answers "does the metric rank the systems as people do?", which is what a
   leaderboard needs.
 
-- :func:`bootstrap_correlation` resamples the *items* with replacement (a seeded numpy generator) and
-  reports a percentile confidence interval; :func:`bootstrap_difference` resamples the items once for two
-  metrics at a time (a paired bootstrap) to ask whether one correlates better than the other.  Both sort
-  the items by their values first (:func:`canonical_order`), so the interval does not depend on the order
-  in which the items are listed: the same seed gives the same interval for any order.
+- :func:`bootstrap_correlation` resamples the *items* with replacement (seeded, with :mod:`evalkit.resample`'s
+  seed rule and draws) and reports a percentile confidence interval; :func:`bootstrap_difference` resamples
+  the items once for two metrics at a time (a paired bootstrap) to ask whether one correlates better than
+  the other.  Both sort the items by their values first (:func:`canonical_order`), so the interval does not
+  depend on the order in which the items are listed: the same seed gives the same interval for any order.
 
     >>> round(pearson([1, 2, 3, 4], [1, 3, 2, 4]), 4), round(kendall_tau([1, 2, 3, 4], [1, 3, 2, 4]), 4)
     (0.8, 0.6667)
@@ -40,13 +40,14 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ._checks import check_choice, check_int
+from .resample import DEFAULT_SEED, Interval, check_confidence, check_seed, generator, uniform_draws_in_chunks
 
 METHODS = ("pearson", "kendall")
-TAU_VARIANTS = ("a", "b", "c")
+TAUS = ("a", "b", "c")
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -144,21 +145,22 @@ def pair_counts(x: Sequence[float], y: Sequence[float]) -> PairCounts:
     return PairCounts(len(xs), concordant, discordant, ties_x, ties_y, ties_both)
 
 
-def kendall_tau(x: Sequence[float], y: Sequence[float], *, variant: str = "b") -> float:
-    """Kendall's tau: (concordant - discordant pairs), normalized by ``variant`` "a", "b" (default) or "c".
+def kendall_tau(x: Sequence[float], y: Sequence[float], *, tau: str = "b") -> float:
+    """Kendall's tau: (concordant - discordant pairs), normalized as tau-a, tau-b (the default) or tau-c
+    (``tau="a"``, ``"b"``, ``"c"``; scipy.stats.kendalltau calls this its ``variant``).
 
     >>> kendall_tau([1, 2, 3, 4], [1, 3, 2, 4])     # (5 - 1) / 6
     0.6666666666666666
-    >>> kendall_tau([1, 1, 2, 3], [1, 2, 3, 4]), kendall_tau([1, 1, 2, 3], [1, 2, 3, 4], variant="a")
+    >>> kendall_tau([1, 1, 2, 3], [1, 2, 3, 4]), kendall_tau([1, 1, 2, 3], [1, 2, 3, 4], tau="a")
     (0.9128709291752769, 0.8333333333333334)
     """
-    check_choice("variant", variant, TAU_VARIANTS)
+    check_choice("tau", tau, TAUS)
     xs, ys = check_pairs(x, y)
     c = pair_counts(xs, ys)
     difference = c.concordant - c.discordant
-    if variant == "a":
+    if tau == "a":
         return difference / c.pairs
-    if variant == "b":
+    if tau == "b":
         return difference / math.sqrt((c.pairs - c.ties_x) * (c.pairs - c.ties_y))
     m = min(len(set(xs)), len(set(ys)))
     return max(-1.0, min(1.0, 2 * difference / (c.n * c.n * (m - 1) / m)))
@@ -178,25 +180,22 @@ def _method(method: Any) -> Callable[[Sequence[float], Sequence[float]], float]:
 # Bootstrap confidence intervals
 # --------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class CorrelationInterval:
-    """A correlation (or a difference of two) with a bootstrap percentile interval [``low``, ``high``].
+class CorrelationInterval(Interval):
+    """A correlation (or a difference of two) with a bootstrap percentile interval [``low``, ``high``]: an
+    :class:`evalkit.resample.Interval` whose estimate, ``value``, is the correlation of all the items.
 
     ``samples`` holds the resampled estimates (resamples where the correlation is undefined, e.g. every
-    draw the same item, are left out: ``undefined`` counts them).  ``float(result)`` is ``value``.
+    draw the same item, are left out: ``undefined`` counts them, ``n_samples`` counts every resample drawn).
+    ``float(result)`` is ``value``.
     """
 
-    value: float
-    low: float
-    high: float
-    method: str
-    confidence: float
-    n_samples: int
-    seed: int
+    method: str = "pearson"
     undefined: int = 0
-    samples: tuple[float, ...] = field(default=(), repr=False, compare=False)
 
-    def __float__(self) -> float:
-        return self.value
+    @property
+    def value(self) -> float:
+        """The correlation (or the difference) of all the items: the interval's ``estimate``."""
+        return self.estimate
 
     def __repr__(self) -> str:
         return (
@@ -207,9 +206,8 @@ class CorrelationInterval:
 
 def _check_bootstrap(n_samples: Any, confidence: Any, seed: Any) -> None:
     check_int("n_samples", n_samples, 1)
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
-        raise ValueError(f"confidence must be a number strictly between 0 and 1, got {confidence!r}")
-    check_int("seed", seed, 0)
+    check_confidence(confidence)
+    check_seed(seed)
 
 
 def canonical_order(*columns: Sequence[float]) -> list[int]:
@@ -227,29 +225,24 @@ def canonical_order(*columns: Sequence[float]) -> list[int]:
     return sorted(range(len(columns[0])), key=lambda i: tuple(column[i] for column in columns))
 
 
-def _resampled(statistic: Callable[[list[int]], float], n: int, n_samples: int, seed: int):
+def _resampled(statistic: Callable[[list[int]], float], n: int, n_samples: int, seed: int | None):
     """``statistic`` of ``n_samples`` resamples of the item indices 0..n-1; undefined resamples dropped."""
-    import numpy as np
-
-    draws = np.random.default_rng(seed).integers(0, n, size=(n_samples, n))
     estimates, undefined = [], 0
-    for row in draws.tolist():
-        try:
-            estimates.append(statistic(row))
-        except ValueError:  # a resample with a constant side: the correlation does not exist
-            undefined += 1
+    for draws in uniform_draws_in_chunks(generator(seed), n, (n_samples, n)):
+        for row in draws.tolist():
+            try:
+                estimates.append(statistic(row))
+            except ValueError:  # a resample with a constant side: the correlation does not exist
+                undefined += 1
     if len(estimates) < n_samples / 2:
         raise ValueError(f"the correlation is undefined in {undefined} of {n_samples} resamples: too few items")
     return estimates, undefined
 
 
 def _interval(value, estimates, undefined, method, n_samples, confidence, seed) -> CorrelationInterval:
-    import numpy as np
-
-    tail = (1 - confidence) / 2 * 100
-    low, high = np.percentile(estimates, [tail, 100 - tail])  # linear interpolation, numpy's default
-    return CorrelationInterval(value, float(low), float(high), method, float(confidence), n_samples, seed,
-                               undefined, tuple(estimates))
+    # the (1 - confidence) / 2 and (1 + confidence) / 2 percentiles, interpolated linearly (numpy's default)
+    return CorrelationInterval.from_samples(estimates, confidence, estimate=value, seed=seed, n_samples=n_samples,
+                                            method=method, undefined=undefined)
 
 
 def bootstrap_correlation(
@@ -258,19 +251,20 @@ def bootstrap_correlation(
     *,
     method: str = "pearson",
     n_samples: int = 1000,
-    seed: int = 0,
+    seed: int | None = DEFAULT_SEED,
     confidence: float = 0.95,
 ) -> CorrelationInterval:
     """The correlation of x and y with a bootstrap confidence interval: draw n items with replacement
-    (``numpy.random.default_rng(seed)``), correlate, repeat ``n_samples`` times, take the percentiles.
+    (:func:`evalkit.resample.generator`: ``seed`` an int >= 0, or ``None`` for fresh OS entropy),
+    correlate, repeat ``n_samples`` times, take the percentiles.
 
     The items are put in :func:`canonical_order` (sorted by x, then y) before drawing, so listing the same
     items in another order gives the same interval under the same seed.
 
     >>> bootstrap_correlation([1, 2, 3, 4, 5, 6], [1, 3, 2, 5, 4, 6], n_samples=200)
-    CorrelationInterval(pearson: 0.8857 [0.4167, 0.9911] at 95%, 200 resamples)
+    CorrelationInterval(pearson: 0.8857 [0.5610, 0.9864] at 95%, 200 resamples)
     >>> bootstrap_correlation([6, 5, 4, 3, 2, 1], [6, 4, 5, 2, 3, 1], n_samples=200)   # the same items, reversed
-    CorrelationInterval(pearson: 0.8857 [0.4167, 0.9911] at 95%, 200 resamples)
+    CorrelationInterval(pearson: 0.8857 [0.5610, 0.9864] at 95%, 200 resamples)
     """
     corr = _method(method)
     xs, ys = check_pairs(x, y)
@@ -291,7 +285,7 @@ def bootstrap_difference(
     *,
     method: str = "pearson",
     n_samples: int = 1000,
-    seed: int = 0,
+    seed: int | None = DEFAULT_SEED,
     confidence: float = 0.95,
 ) -> CorrelationInterval:
     """Paired bootstrap of corr(x_a, y) - corr(x_b, y): each resample of the items scores both metrics, so
@@ -301,7 +295,7 @@ def bootstrap_difference(
 
     >>> d = bootstrap_difference([1, 2, 3, 4, 5, 6], [2, 1, 3, 5, 4, 6], [1, 2, 3, 4, 6, 5], n_samples=200)
     >>> d
-    CorrelationInterval(pearson difference: 0.1714 [-0.0078, 0.8443] at 95%, 200 resamples)
+    CorrelationInterval(pearson difference: 0.1714 [-0.0103, 0.4373] at 95%, 200 resamples)
     """
     corr = _method(method)
     xa, ys = check_pairs(x_a, y)
@@ -321,7 +315,7 @@ def bootstrap_difference(
 
 __all__ = [
     "METHODS",
-    "TAU_VARIANTS",
+    "TAUS",
     "CorrelationInterval",
     "canonical_order",
     "PairCounts",

@@ -697,52 +697,13 @@ class PackedRows:
 
 
 # --------------------------------------------------------------------------------------------------------
-# Bootstrap draws in chunks, the same numbers as one call
+# Bootstrap draws in chunks: moved to evalkit.resample
 # --------------------------------------------------------------------------------------------------------
 def uniform_draws_in_chunks(rng, high: int, shape: tuple[int, int], max_elements: int = 2**20):
-    """The rows of ``rng.integers(0, high, size=shape)`` (a numpy Generator), a few rows at a time: the
-    same numbers, in O(max(shape[1], max_elements)) memory instead of the whole array at once.
+    """:func:`evalkit.resample.uniform_draws_in_chunks`, under the name it had here."""
+    from .resample import uniform_draws_in_chunks as draws
 
-    A resampling bootstrap of N segments draws ``n_samples x N`` indexes; 1,000 x 300,000 of them take
-    2.4 GB.  Drawing them in several calls would change the numbers (numpy cuts each 64-bit word into
-    two 32-bit halves within one call), so this reproduces the one call: for ``high`` below 2**32 numpy
-    maps a 32-bit half ``x`` to ``(x * high) >> 32`` and rejects it when ``(x * high) mod 2**32`` is below
-    ``2**32 mod high`` (Lemire 2019, "Fast random integer generation in an interval"), low half first; the
-    halves left over at the end of a chunk begin the next one.
-
-    >>> import numpy as np
-    >>> chunks = uniform_draws_in_chunks(np.random.default_rng(5), 7, (5, 3), max_elements=6)
-    >>> np.array_equal(np.concatenate(list(chunks)), np.random.default_rng(5).integers(0, 7, size=(5, 3)))
-    True
-    """
-    import numpy as np
-
-    rows, cols = shape
-    per_chunk = max(1, min(rows, max_elements // max(cols, 1)))
-    if high >= 2**32:  # numpy draws 64-bit numbers then: one call
-        yield rng.integers(0, high, size=shape)
-        return
-    if high == 1:  # numpy draws nothing: all zeros
-        for start in range(0, rows, per_chunk):
-            yield np.zeros((min(per_chunk, rows - start), cols), dtype=np.int64)
-        return
-    high64, low32 = np.uint64(high), np.uint64(0xFFFFFFFF)
-    threshold = np.uint64((2**32 - high) % high)
-    carry = np.empty(0, dtype=np.uint64)  # 32-bit halves drawn but not yet used
-    for start in range(0, rows, per_chunk):
-        need = min(per_chunk, rows - start) * cols
-        parts = []
-        while need:
-            words = rng.bit_generator.random_raw(max(0, need - len(carry) + 1) // 2 + 1)
-            halves = np.empty(2 * len(words), dtype=np.uint64)
-            halves[0::2], halves[1::2] = words & low32, words >> np.uint64(32)
-            candidates = np.concatenate([carry, halves])
-            product = candidates * high64
-            accepted = np.flatnonzero((product & low32) >= threshold)[:need]
-            parts.append((product[accepted] >> np.uint64(32)).astype(np.int64))
-            need -= len(accepted)
-            carry = candidates[accepted[-1] + 1:] if need == 0 and len(accepted) else np.empty(0, dtype=np.uint64)
-        yield np.concatenate(parts).reshape(-1, cols)
+    return draws(rng, high, shape, max_elements)
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -24,12 +24,13 @@ from .tokenize import check_tokenize, get_tokenizer, warn_about_corpus_tokenizat
 
 @dataclass(frozen=True)
 class GoogleBLEUStats(AdditiveStats):
-    """Additive counts: ``matches`` (pooled n-gram overlap), ``hyp_ngrams``, ``ref_ngrams`` and
-    ``denominator`` (each sentence's max(hyp_ngrams, ref_ngrams), summed), for the reference used."""
+    """Additive counts: ``matches`` (pooled n-gram overlap), ``hyp_len`` and ``ref_len`` (the pooled n-grams
+    of the hypothesis and of the reference used) and ``denominator`` (each sentence's max(hyp_len, ref_len),
+    summed)."""
 
     matches: int
-    hyp_ngrams: int
-    ref_ngrams: int
+    hyp_len: int
+    ref_len: int
     denominator: int
     segments: int = segment_count()
 
@@ -49,8 +50,8 @@ class GoogleBLEUResult:
     def __repr__(self) -> str:
         s = self.stats
         return (
-            f"GoogleBLEUResult(score={self.score:.4f}, matches={s.matches}, hyp_ngrams={s.hyp_ngrams}, "
-            f"ref_ngrams={s.ref_ngrams})"
+            f"GoogleBLEUResult(score={self.score:.4f}, matches={s.matches}, hyp_len={s.hyp_len}, "
+            f"ref_len={s.ref_len})"
         )
 
 
@@ -109,14 +110,14 @@ def google_bleu_stats_fast(
     return best
 
 
-def score_google_bleu(stats: GoogleBLEUStats | None) -> GoogleBLEUResult:
+def score_stats(stats: GoogleBLEUStats | None) -> GoogleBLEUResult:
     """matches / denominator, with 0 when nothing was counted; precision and recall alongside."""
     if stats is None:
         stats = GoogleBLEUStats(0, 0, 0, 0, segments=0)
     return GoogleBLEUResult(
         score=stats.matches / stats.denominator if stats.denominator else 0.0,
-        precision=stats.matches / stats.hyp_ngrams if stats.hyp_ngrams else 0.0,
-        recall=stats.matches / stats.ref_ngrams if stats.ref_ngrams else 0.0,
+        precision=stats.matches / stats.hyp_len if stats.hyp_len else 0.0,
+        recall=stats.matches / stats.ref_len if stats.ref_len else 0.0,
         stats=stats,
     )
 
@@ -128,6 +129,53 @@ def _check_orders(min_order: int, max_order: int) -> None:
         raise ValueError(f"min_order ({min_order}) must not exceed max_order ({max_order})")
 
 
+def sentence_stats(
+    hypothesis: str | Sequence[str],
+    references: Sequence[str | Sequence[str]],
+    *,
+    min_order: int = 1,
+    max_order: int = 4,
+    tokenize: str = "none",
+) -> GoogleBLEUStats | None:
+    """The statistics of one sentence against its best reference (``None``: nothing to count)."""
+    _check_orders(min_order, max_order)
+    tokenizer = get_tokenizer(tokenize)
+    hyp = as_tokens(hypothesis, "hypothesis", tokenizer)
+    refs = [as_tokens(r, f"references[{k}]", tokenizer) for k, r in enumerate(check_references(references))]
+    warn_about_tokenization([hypothesis, *references], tokenize, [hyp, *refs])
+    return google_bleu_stats(hyp, refs, min_order, max_order)
+
+
+def segment_stats(
+    hypotheses: Sequence[str | Sequence[str]],
+    references: Sequence[Sequence[str | Sequence[str]]],
+    *,
+    min_order: int = 1,
+    max_order: int = 4,
+    tokenize: str = "none",
+    fast: bool = True,
+) -> list[GoogleBLEUStats | None]:
+    """The statistics of every sentence (``None`` where there is nothing to count).  ``fast=False`` counts
+    with the readable :func:`google_bleu_stats` (pooled Counters), the default with
+    :func:`google_bleu_stats_fast` (each order in C); the tests prove them equal."""
+    _check_orders(min_order, max_order)
+    check_tokenize(tokenize)
+    check_bool("fast", fast)
+    check_corpus("hypotheses", hypotheses)
+    check_corpus("references", references)
+    check_same_length(hypotheses=hypotheses, references=references)
+    tokenizer = get_tokenizer(tokenize)
+    stats_of = google_bleu_stats_fast if fast else google_bleu_stats
+    out = []
+    for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
+        h = as_tokens(hyp, f"hypotheses[{i}]", tokenizer)
+        checked = check_references(refs, f"references[{i}]")
+        rs = [as_tokens(r, f"references[{i}][{k}]", tokenizer) for k, r in enumerate(checked)]
+        out.append(stats_of(h, rs, min_order, max_order))
+    warn_about_corpus_tokenization(hypotheses, references, tokenize)
+    return out
+
+
 def sentence_google_bleu(
     hypothesis: str | Sequence[str],
     references: Sequence[str | Sequence[str]],
@@ -136,18 +184,14 @@ def sentence_google_bleu(
     max_order: int = 4,
     tokenize: str = "none",
 ) -> GoogleBLEUResult:
-    """Google's GLEU of one sentence (NLTK's ``gleu_score.sentence_gleu``, which takes references first).
+    """Google's GLEU of one sentence (NLTK's ``gleu_score.sentence_gleu``, which takes references first):
+    :func:`score_stats` of :func:`sentence_stats`.
 
     >>> round(float(sentence_google_bleu("the the the the the the the", ["the cat is on the mat"])), 4)
     0.0909
     """
-    _check_orders(min_order, max_order)
-    tokenizer = get_tokenizer(tokenize)
-    hyp = as_tokens(hypothesis, "hypothesis", tokenizer)
-    refs = [as_tokens(r, f"references[{k}]", tokenizer) for k, r in enumerate(check_references(references))]
-    result = score_google_bleu(google_bleu_stats(hyp, refs, min_order, max_order))
-    warn_about_tokenization([hypothesis, *references], tokenize, [hyp, *refs])
-    return result
+    return score_stats(sentence_stats(hypothesis, references, min_order=min_order, max_order=max_order,
+                                      tokenize=tokenize))
 
 
 def corpus_google_bleu(
@@ -159,30 +203,16 @@ def corpus_google_bleu(
     tokenize: str = "none",
     fast: bool = True,
 ) -> GoogleBLEUResult:
-    """Google's GLEU of a corpus: summed matches over summed denominators (not a mean of sentence scores).
+    """Google's GLEU of a corpus: summed matches over summed denominators (not a mean of sentence scores):
+    :func:`score_stats` of the sum of :func:`segment_stats`.
 
     Each sentence contributes its best reference's counts, as NLTK's ``gleu_score.corpus_gleu``.
     ``fast=False`` counts each sentence with the readable :func:`google_bleu_stats` (pooled Counters);
     the default counts the same statistics with :func:`google_bleu_stats_fast` (each order in C).
     """
-    _check_orders(min_order, max_order)
-    check_tokenize(tokenize)
-    check_bool("fast", fast)
-    check_corpus("hypotheses", hypotheses)
-    check_corpus("references", references)
-    check_same_length(hypotheses=hypotheses, references=references)
-    tokenizer = get_tokenizer(tokenize)
-    stats_of = google_bleu_stats_fast if fast else google_bleu_stats
-    total = GoogleBLEUStats(0, 0, 0, 0, segments=0)
-    for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
-        h = as_tokens(hyp, f"hypotheses[{i}]", tokenizer)
-        checked = check_references(refs, f"references[{i}]")
-        rs = [as_tokens(r, f"references[{i}][{k}]", tokenizer) for k, r in enumerate(checked)]
-        stats = stats_of(h, rs, min_order, max_order)
-        if stats is not None:
-            total = total + stats
-    warn_about_corpus_tokenization(hypotheses, references, tokenize)
-    return score_google_bleu(total)
+    stats = segment_stats(hypotheses, references, min_order=min_order, max_order=max_order, tokenize=tokenize,
+                          fast=fast)
+    return score_stats(sum((s for s in stats if s is not None), GoogleBLEUStats(0, 0, 0, 0, segments=0)))
 
 
 __all__ = [
@@ -192,6 +222,8 @@ __all__ = [
     "google_bleu_stats",
     "google_bleu_stats_fast",
     "pooled_ngram_counts",
-    "score_google_bleu",
+    "score_stats",
+    "segment_stats",
     "sentence_google_bleu",
+    "sentence_stats",
 ]

@@ -610,9 +610,9 @@ def plot_rouge_variants(results, ax=None, *, figsize=None):
     """Bars of corpus F per variant with their bootstrap intervals; ``results`` maps a label to a
     :class:`evalkit.rouge.RougeCorpusResult`."""
     labels = list(results)
-    values = [results[k].score.fmeasure for k in labels]
-    lower = [results[k].score.fmeasure - results[k].low.fmeasure for k in labels]
-    upper = [results[k].high.fmeasure - results[k].score.fmeasure for k in labels]
+    values = [results[k].estimate.fmeasure for k in labels]
+    lower = [results[k].estimate.fmeasure - results[k].low.fmeasure for k in labels]
+    upper = [results[k].high.fmeasure - results[k].estimate.fmeasure for k in labels]
     if ax is None:
         ax = new_axes(figsize=figsize)
     ax.bar(labels, values, yerr=[lower, upper], capsize=_scaled(4), color="C0", alpha=0.8)

@@ -1,12 +1,12 @@
 """Corpus ROUGE: one score per segment, then their mean (or the score of the summed counts), with a
 seeded bootstrap confidence interval, resampled the way rouge-score 0.1.2's ``BootstrapAggregator`` does
-(``rouge_score/scoring.py``), but seeded, and with the corpus's own estimate as the point estimate: rouge-score
-reports as "mid" the median of the resampled means (kept here as ``median``), and ROUGE-1.5.5's "Average" is
-the mean of its resampled means.
+(``rouge_score/scoring.py``), but seeded (:mod:`evalkit.resample`'s seed rule and draws), and with the
+corpus's own estimate as the point estimate: rouge-score reports as "mid" the median of the resampled means
+(kept here as ``median``), and ROUGE-1.5.5's "Average" is the mean of its resampled means.
 
     >>> r = corpus_rouge(["the cat sat on the mat", "a quick brown fox"],
     ...                  [["the cat is on the mat"], ["the quick brown fox jumps"]], "rouge1", n_samples=200)
-    >>> round(r.score.fmeasure, 4)
+    >>> round(r.estimate.fmeasure, 4)
     0.75
 
 The per-segment scores come from the readable functions of :mod:`evalkit.rouge` (:func:`get_scorer`).
@@ -14,15 +14,22 @@ The per-segment scores come from the readable functions of :mod:`evalkit.rouge` 
 
 from __future__ import annotations
 
-import numbers
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ._checks import check_choice, check_corpus, check_int, check_same_length
-from .fast import uniform_draws_in_chunks
 from .protocol import Metric, f_score, fixed_point_mean, fixed_point_rows, register_metric
+from .resample import (
+    DEFAULT_SEED,
+    MAX_DRAWS_PER_CHUNK,
+    Interval,
+    check_confidence,
+    check_seed,
+    generator,
+    uniform_draws_in_chunks,
+)
 from .rouge import (
     RougeScore,
     RougeStats,
@@ -62,25 +69,31 @@ def get_scorer(variant: str) -> Callable[..., RougeScore]:
 
 @dataclass(frozen=True)
 class RougeCorpusResult:
-    """Corpus ROUGE: the point estimate ``score`` and a bootstrap confidence interval [``low``, ``high``]
-    (each a :class:`RougeScore`; P, R and F have their own percentiles).  ``median`` is the median of the
-    resampled estimates, which rouge-score reports as "mid".  ``float(result)`` is F."""
+    """Corpus ROUGE: the corpus's own P, R and F, ``estimate``, and a bootstrap confidence interval [``low``,
+    ``high``] (each a :class:`RougeScore`; P, R and F have their own percentiles).  ``median`` is the median
+    of the resampled estimates, which rouge-score reports as "mid".  ``score`` and ``float(result)`` are F
+    (a float, as every result's ``score`` in evalkit)."""
 
-    score: RougeScore
+    estimate: RougeScore
     low: RougeScore
     high: RougeScore
     average: str
     confidence: float
     n_samples: int
-    seed: int
+    seed: int | None
     segments: tuple[RougeScore, ...] = field(repr=False)
     median: RougeScore | None = field(default=None, repr=False)  # rouge-score's "mid": the resamples' median
 
+    @property
+    def score(self) -> float:
+        """The corpus F-measure."""
+        return self.estimate.fmeasure
+
     def __float__(self) -> float:
-        return self.score.fmeasure
+        return self.estimate.fmeasure
 
     def __repr__(self) -> str:
-        s, lo, hi = self.score, self.low, self.high
+        s, lo, hi = self.estimate, self.low, self.high
         return (
             f"RougeCorpusResult({s.variant}, {self.average}: P={s.precision:.4f}, R={s.recall:.4f}, "
             f"F={s.fmeasure:.4f} [{lo.fmeasure:.4f}, {hi.fmeasure:.4f}] at {self.confidence:.0%}, "
@@ -105,7 +118,8 @@ def segment_scores(hypotheses: Sequence[str], references: Sequence[Sequence[str]
 
 class BootstrapInterval(NamedTuple):
     """What :func:`bootstrap_interval` returns: the point estimate, the bounds, and the median of the
-    resampled estimates (what rouge-score's ``BootstrapAggregator`` reports as "mid")."""
+    resampled estimates (what rouge-score's ``BootstrapAggregator`` reports as "mid"): rouge-score's
+    low/mid/high shape, with P, R and F side by side, of one :class:`evalkit.resample.Interval` per measure."""
 
     point: RougeScore
     low: RougeScore
@@ -135,16 +149,7 @@ def check_segment_scores(segments: Any) -> Sequence[RougeScore]:
     return segments
 
 
-def check_confidence(confidence: Any) -> float:
-    """A confidence level in [0, 1): 0.95 gives the 2.5th and 97.5th percentiles, 0 the median twice."""
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
-        raise TypeError(f"confidence must be a number in [0, 1), got {confidence!r}")
-    if not 0 <= confidence < 1:
-        raise ValueError(f"confidence must be a number in [0, 1) (e.g. 0.95), got {confidence!r}")
-    return float(confidence)
-
-
-BOOTSTRAP_CHUNK = 2**20  # draws held at once: resamples x segments, at least one resample
+BOOTSTRAP_CHUNK = MAX_DRAWS_PER_CHUNK  # draws held at once: resamples x segments, at least one resample
 
 
 def micro_scores(summed, weight: float, beta: float):
@@ -157,9 +162,9 @@ def micro_scores(summed, weight: float, beta: float):
 
 
 def bootstrap_interval(segments: Sequence[RougeScore], average: str = "mean", *, n_samples: int = 1000,
-                       confidence: float = 0.95, seed: int = 0) -> BootstrapInterval:
-    """(point estimate, low, high, median) from ``n_samples`` resamples of the segments, with a seeded
-    generator.
+                       confidence: float = 0.95, seed: int | None = DEFAULT_SEED) -> BootstrapInterval:
+    """(point estimate, low, high, median) from ``n_samples`` resamples of the segments, drawn with
+    :func:`evalkit.resample.generator` (``seed``: an int >= 0, or ``None`` for fresh OS entropy).
 
     ``median`` is the 50th percentile of the resampled estimates: what rouge-score's ``BootstrapAggregator``
     reports as "mid" (its docstring calls it the mean).  evalkit's point estimate is the estimate of the
@@ -168,7 +173,8 @@ def bootstrap_interval(segments: Sequence[RougeScore], average: str = "mean", *,
     ``average="mean"``: the mean of the segments' P, R and F (what rouge-score and ROUGE-1.5.5 resample).  ``"micro"``: the
     score of the summed counts (ROUGE-1.5.5's ``-t 1``); it needs scores that carry their counts.
     The bounds are the (1 - confidence)/2 and (1 + confidence)/2 percentiles of the resampled estimates,
-    interpolated linearly (numpy's default, as rouge-score's ``BootstrapAggregator`` does).
+    interpolated linearly (numpy's default, as rouge-score's ``BootstrapAggregator`` does): one
+    :meth:`evalkit.resample.Interval.from_samples` for each of P, R and F.
     """
     import numpy as np
 
@@ -176,7 +182,7 @@ def bootstrap_interval(segments: Sequence[RougeScore], average: str = "mean", *,
     check_choice("average", average, AVERAGES)
     check_int("n_samples", n_samples, 1)
     check_confidence(confidence)
-    check_int("seed", seed, 0)
+    check_seed(seed)
     variant, beta = segments[0].variant, segments[0].beta
     if average == "mean":
         table = np.array([[s.precision, s.recall, s.fmeasure] for s in segments])
@@ -188,20 +194,19 @@ def bootstrap_interval(segments: Sequence[RougeScore], average: str = "mean", *,
         point = score_stats(sum(s.stats for s in segments), beta=beta, variant=variant)
     # Resample i: the rows of `table` at n draws of a segment index; the draws come a few resamples at a
     # time (the same numbers as drawing the whole n_samples x n array at once, in O(n) memory).
-    draws = uniform_draws_in_chunks(np.random.default_rng(seed), len(segments), (n_samples, len(segments)),
-                                    BOOTSTRAP_CHUNK)
+    draws = uniform_draws_in_chunks(generator(seed), len(segments), (n_samples, len(segments)), BOOTSTRAP_CHUNK)
     if average == "mean":
         estimates = np.concatenate([table[chunk].mean(axis=1) for chunk in draws])
     else:
         summed = np.concatenate([table[chunk].sum(axis=1) for chunk in draws])
         estimates = micro_scores(summed, segments[0].stats.weight, beta)
-    tail = (1 - confidence) / 2 * 100
-    lo, mid, hi = np.percentile(estimates, [tail, 50, 100 - tail], axis=0)
+    # one interval per measure (columns P, R, F); rouge-score's "mid" is the median of the estimates
+    p, r, f = (Interval.from_samples(estimates[:, j], confidence) for j in range(3))
     return BootstrapInterval(
         point,
-        RougeScore(float(lo[0]), float(lo[1]), float(lo[2]), variant, beta),
-        RougeScore(float(hi[0]), float(hi[1]), float(hi[2]), variant, beta),
-        RougeScore(float(mid[0]), float(mid[1]), float(mid[2]), variant, beta),
+        RougeScore(p.low, r.low, f.low, variant, beta),
+        RougeScore(p.high, r.high, f.high, variant, beta),
+        RougeScore(p.median, r.median, f.median, variant, beta),
     )
 
 
@@ -213,17 +218,18 @@ def corpus_rouge(
     average: str = "mean",
     n_samples: int = 1000,
     confidence: float = 0.95,
-    seed: int = 0,
+    seed: int | None = DEFAULT_SEED,
     **options: Any,
 ) -> RougeCorpusResult:
-    """Corpus ROUGE with a seeded bootstrap confidence interval.
+    """Corpus ROUGE with a seeded bootstrap confidence interval (:func:`bootstrap_interval`; ``seed`` as
+    everywhere in evalkit: an int >= 0, 12345 by default, or ``None`` for fresh OS entropy).
 
     ``options`` go to the sentence-level function (``stemmer``, ``tokenize``, ``beta``, ``aggregation``,
     ``weight`` for ROUGE-W, ``max_skip`` for ROUGE-S/SU).
 
     >>> r = corpus_rouge(["the cat sat on the mat", "a quick brown fox"],
     ...                  [["the cat is on the mat"], ["the quick brown fox jumps"]], "rouge1", n_samples=200)
-    >>> round(r.score.fmeasure, 4), round(r.score.recall, 4)
+    >>> round(r.estimate.fmeasure, 4), round(r.estimate.recall, 4)
     (0.75, 0.7167)
     """
     check_choice("average", average, AVERAGES)
@@ -231,7 +237,7 @@ def corpus_rouge(
     segments = segment_scores(hypotheses, references, variant, **options)
     point, low, high, median = bootstrap_interval(segments, average, n_samples=n_samples, confidence=confidence,
                                                   seed=seed)
-    return RougeCorpusResult(score=point, low=low, high=high, average=average, confidence=float(confidence),
+    return RougeCorpusResult(estimate=point, low=low, high=high, average=average, confidence=float(confidence),
                              n_samples=n_samples, seed=seed, segments=tuple(segments), median=median)
 
 

@@ -21,8 +21,7 @@ from typing import Any
 
 from ._checks import check_corpus, check_same_length
 from .fast import ReferenceIndex, ngram_hits, profile_lcs_length, text_profile
-from .rouge import RougeScore, RougeStats, check_inputs, check_order, check_options, combine_references, precision_recall
-from .protocol import f_score
+from .rouge import RougeScore, RougeStats, check_inputs, check_order, check_options, combine_references, score_counts
 from .tokenize import warn_about_tokenization
 
 
@@ -72,7 +71,6 @@ def _needs(variants: tuple[str, ...]) -> tuple[tuple[int, ...], bool]:
 
 def _scores_of_profiles(hyp, refs, variants, beta, aggregation, known_hits=None) -> dict[str, RougeScore]:
     out = {}
-    new, put = object.__new__, object.__setattr__
     for variant in variants:
         if len(refs) == 1:  # every aggregation of one reference is that reference's score
             if known_hits and variant in known_hits:  # counted already, for the whole list at once
@@ -81,23 +79,7 @@ def _scores_of_profiles(hyp, refs, variants, beta, aggregation, known_hits=None)
                 hyp_len, ref_len = max(0, len(hyp.tokens) - n + 1), max(0, len(refs[0].tokens) - n + 1)
             else:
                 hits, hyp_len, ref_len = pair_stats(hyp, refs[0], variant)
-            precision, recall = precision_recall(hits, hyp_len, ref_len)
-            # rouge.score_stats, inlined (tests/test_fast_rouge.py proves it equal): this runs three times per pair.  RougeScore and RougeStats have __slots__
-            # (no __dict__): fewer objects for Python's garbage collector to walk when thousands are kept.
-            stats = new(RougeStats)
-            put(stats, "matches", hits)
-            put(stats, "hyp_len", hyp_len)
-            put(stats, "ref_len", ref_len)
-            put(stats, "weight", 1.0)
-            put(stats, "segments", 1)
-            score = out[variant] = new(RougeScore)
-            put(score, "precision", precision)
-            put(score, "recall", recall)
-            put(score, "fmeasure", f_score(precision, recall, beta))
-            put(score, "variant", variant)
-            put(score, "beta", beta)
-            put(score, "stats", stats)
-            put(score, "reference", 0)
+            out[variant] = score_counts(hits, hyp_len, ref_len, beta, variant)
         else:
             per_reference = [RougeStats(*pair_stats(hyp, r, variant)) for r in refs]
             out[variant] = combine_references(per_reference, aggregation, beta=beta, variant=variant)

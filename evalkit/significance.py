@@ -81,8 +81,10 @@ from typing import Any
 
 import numpy as np
 
+from . import resample
 from ._checks import check_choice, check_corpus, check_int, check_references, check_same_length, check_text
 from .protocol import Metric, get_metric
+from .resample import DEFAULT_SEED, SAMPLES_PER_CHUNK, confidence_interval
 
 P_VALUE_RULES = ("sacrebleu", "moses")
 # The paired bootstrap's null statistic: the shifted two-sided one (default), or sacreBLEU's / Moses' centred one.
@@ -91,10 +93,8 @@ BOOTSTRAP_NULLS = ("shifted", "sacrebleu")
 # the sorted bootstrap scores (intervals): the tests warn below them.
 MIN_SAMPLES_FOR_P = 20
 MIN_SAMPLES_FOR_INTERVAL = 40
-DEFAULT_SEED = 12345  # sacreBLEU's default (its SACREBLEU_SEED environment variable)
-# Samples drawn and scored at once.  A multiple of 32: numpy draws coin flips 32 to a random word, so a
-# chunk of 32k samples ends on a word boundary and the chunks together draw what one big call would.
-SAMPLES_PER_CHUNK = 256
+# DEFAULT_SEED (12345, sacreBLEU's) and SAMPLES_PER_CHUNK (samples drawn and scored at once, 256) come from
+# evalkit.resample, which draws every resample and coin flip in chunks, the same numbers as one big call.
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -222,28 +222,6 @@ def _floats(values) -> np.ndarray:
     return array if array.dtype == np.float32 else array.astype(np.float64)
 
 
-def confidence_interval(scores: Sequence[float]) -> tuple[float, float]:
-    """The mean of bootstrap ``scores`` and the half-width of their 95% interval.
-
-    The interval runs from the score ranked ``n // 40`` (2.5% from the bottom) to the one ranked the same
-    distance from the top, as in Koehn (2004), Moses and sacreBLEU.  With fewer than 40 scores nothing is
-    cut (``n // 40 == 0``): the "interval" is then the range of all the scores.  The half-width is half the
-    distance between the two scores at those ranks; ``mean ± half`` (how sacreBLEU reports it, and
-    :attr:`PairedResult.interval`) is centred on the mean, so its ends are those two scores only when the
-    mean lies halfway between them.  float32 scores are averaged in float32 (numpy's own way), as sacreBLEU
-    averages its float32 chrF and TER scores; anything else in float64.
-
-        >>> mean, half = confidence_interval(range(1, 81))   # 80 scores: ranks 2 and 77 (from 0)
-        >>> mean, half
-        (40.5, 37.5)
-    """
-    s = np.sort(_floats(scores))
-    if s.ndim != 1 or len(s) == 0:
-        raise ValueError("scores must be a non-empty list of numbers")
-    low = len(s) // 40
-    return float(s.mean()), float(0.5 * (s[len(s) - low - 1] - s[low]))
-
-
 Corpus = Sequence[Any]
 
 
@@ -323,29 +301,20 @@ class _Scorer:
         return np.array([self.adapter.score(row, self.options) for row in rows], dtype=np.float64)
 
 
-def _chunk_sizes(n_samples: int):
-    done = 0
-    while done < n_samples:
-        size = min(SAMPLES_PER_CHUNK, n_samples - done)
-        yield size
-        done += size
-
-
 def _bootstrap_scores(rng, table: np.ndarray, k: int, n_samples: int, score: _Scorer) -> np.ndarray:
     """Scores of ``n_samples`` bootstrap resamples for every block of ``k`` columns of ``table``.
 
-    Each chunk draws its segment indices (``rng.choice``, as sacreBLEU draws them), counts how often each
-    segment was drawn, and sums the statistics as ``counts @ table``: exact, the values are small integers.
+    Each chunk of resamples comes as counts (:func:`evalkit.resample.draw_counts`: how often each segment
+    was drawn, sacreBLEU's draws), and the statistics are summed as ``counts @ table``: exact, the values
+    are small integers.
     """
     n_segments = table.shape[0]
     n_blocks = table.shape[1] // k
     tablef = table.astype(np.float64)
     out = None  # float64, or float32 when the scorer reproduces sacreBLEU's float32 scores
     start = 0
-    for size in _chunk_sizes(n_samples):
-        idx = rng.choice(n_segments, size=(size, n_segments), replace=True)
-        flat = (idx + np.arange(size)[:, None] * n_segments).ravel()
-        counts = np.bincount(flat, minlength=size * n_segments).reshape(size, n_segments)
+    for counts in resample.draw_counts(rng, n_segments, n_samples, SAMPLES_PER_CHUNK):
+        size = len(counts)
         sums = np.rint(counts.astype(np.float64) @ tablef).astype(np.int64)
         scores = score(sums.reshape(size * n_blocks, k)).reshape(size, n_blocks)
         if out is None:
@@ -433,11 +402,22 @@ def paired_bootstrap(
     pass ``tokenize="13a", smoothing="exp"`` for sacreBLEU's BLEU; for ROUGE and GLEU see the module's
     docstring, GLEU needs ``sources=[...]``).
 
-    Draws ``n_samples`` test sets of the same size with replacement (the same draws for every system),
-    scores each, and returns, by name (the baseline first, under ``baseline_name``), the real score, the
-    mean and 95% half-width of the resampled scores, and the p-value of the difference to the baseline.
-    The p-value estimates P(a difference at least this large | no real difference), not the probability
-    that the difference is real.
+    Returns, by name (the baseline first, under ``baseline_name``), the real score, the mean and 95%
+    half-width of the resampled scores, and the p-value of the difference to the baseline.  The p-value
+    estimates P(a difference at least this large | no real difference), not the probability that the
+    difference is real.  The steps:
+
+    1. Statistics: the metric (:func:`evalkit.protocol.get_metric`) gives every segment of every system one
+       row of integers (for BLEU, :meth:`~evalkit.bleu.BLEUStats.row`: lengths, clipped matches, totals).
+    2. Resample: ``n_samples`` test sets of the same size, drawn with replacement (the same draws for every
+       system, :func:`evalkit.resample.draw_counts`); a resampled corpus's statistics are the sum of its
+       segments' rows, nothing is recounted.
+    3. Score: the metric scores each summed row (``score_rows``, equal to its ``score_stats``): the
+       systems' scores S*_i on resample i, and the real scores S on the whole test set.
+    4. Compare: with Δ = S_system − S_baseline and Δ*_i the same difference on resample i, the p-value is
+       :func:`p_value` of :func:`bootstrap_null_statistics` (by default (c + 1) / (n + 1), c the number of
+       resamples with |Δ*_i − Δ| > |Δ|), and the 95% interval is :func:`confidence_interval` of the S*_i
+       (the scores ranked n // 40 from either end).
 
     ``null`` chooses the statistic compared with the real absolute difference |Δ| (Δ = system − baseline;
     Δ*_i the same difference on resample i); see :func:`bootstrap_null_statistics`:
@@ -569,8 +549,8 @@ def paired_approximate_randomization(
     n_segments, n_systems = len(base), len(mats) - 1
     above = np.zeros(n_systems, dtype=np.int64)  # trials above the observed difference
     at_or_above = np.zeros(n_systems, dtype=np.int64)
-    for size in _chunk_sizes(n_samples):
-        heads = rng.integers(2, size=(size, n_segments), dtype=bool)
+    for heads in resample.coin_flips(rng, n_segments, n_samples, SAMPLES_PER_CHUNK):
+        size = len(heads)
         moved = np.rint(heads.astype(np.float64) @ delta).astype(np.int64)
         a = score((sys_total - moved).reshape(size * n_systems, k), float32=False).reshape(size, n_systems)
         b = score((base_total + moved).reshape(size * n_systems, k), float32=False).reshape(size, n_systems)

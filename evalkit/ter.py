@@ -26,7 +26,7 @@ then an insertion.  After 1,000 candidate shifts have been scored, the search st
     >>> r.shifts, r.edits, round(r.score, 4)
     (1, 1, 0.1667)
 
-Words come from TERCOM's normalizer (:func:`normalize_ter`): lowercased unless ``case_sensitive``, split
+Words come from TERCOM's normalizer (:func:`normalize_ter`): lowercased (``lowercase=True``, the default, as sacreBLEU's ``case_sensitive=False``), split
 on white space; ``normalized=True`` also separates punctuation, ``no_punct=True`` removes it.
 """
 
@@ -111,18 +111,18 @@ def normalize_ter(
     normalized: bool = False,
     no_punct: bool = False,
     asian_support: bool = False,
-    case_sensitive: bool = False,
+    lowercase: bool = True,
 ) -> str:
     """TERCOM's normalization of one text: the words, joined by single spaces.
 
         >>> normalize_ter("The cat (a tabby) sat.", normalized=True)
         'the cat ( a tabby ) sat .'
-        >>> normalize_ter("The cat (a tabby) sat.", no_punct=True, case_sensitive=True)
+        >>> normalize_ter("The cat (a tabby) sat.", no_punct=True, lowercase=False)
         'The cat a tabby sat'
     """
     if not text:
         return ""
-    if not case_sensitive:
+    if lowercase:
         text = text.lower()
     if normalized:
         text = _separate_punctuation(text)
@@ -392,7 +392,7 @@ def ter_alignment(hyp: Sequence[str], ref: Sequence[str]) -> TERAlignment:
 # --------------------------------------------------------------------------------------------------------
 # Sufficient statistics
 # --------------------------------------------------------------------------------------------------------
-OPTIONS = ("normalized", "no_punct", "asian_support", "case_sensitive")
+OPTIONS = ("normalized", "no_punct", "asian_support", "lowercase")
 
 
 @dataclass(frozen=True)
@@ -414,7 +414,7 @@ class TERStats(AdditiveStats):
     normalized: bool = setting(False, "normalization")
     no_punct: bool = setting(False, "normalization")
     asian_support: bool = setting(False, "normalization")
-    case_sensitive: bool = setting(False, "casing")
+    lowercase: bool = setting(True, "casing")
 
 
 
@@ -468,7 +468,7 @@ def signature(stats: TERStats) -> str:
     return "|".join(
         [
             f"nrefs:{stats.nrefs if stats.nrefs is not None else 'var'}",
-            f"case:{'mixed' if stats.case_sensitive else 'lc'}",
+            f"case:{'lc' if stats.lowercase else 'mixed'}",
             "tok:tercom",
             f"norm:{'yes' if stats.normalized else 'no'}",
             f"punct:{'no' if stats.no_punct else 'yes'}",
@@ -530,11 +530,11 @@ def sentence_stats(
     normalized: bool = False,
     no_punct: bool = False,
     asian_support: bool = False,
-    case_sensitive: bool = False,
+    lowercase: bool = True,
 ) -> TERStats:
     """The TER statistics of one segment against its references."""
     options = _check_options(dict(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
-                                  case_sensitive=case_sensitive))
+                                  lowercase=lowercase))
     return stats_from_alignments(_segment_alignments(hypothesis, references, options), **options)
 
 
@@ -545,7 +545,7 @@ def segment_stats(
     normalized: bool = False,
     no_punct: bool = False,
     asian_support: bool = False,
-    case_sensitive: bool = False,
+    lowercase: bool = True,
     fast: bool = True,
 ) -> list[TERStats]:
     """One :class:`TERStats` per segment; ``references[i]`` lists the references of ``hypotheses[i]``.
@@ -554,7 +554,7 @@ def segment_stats(
     round scored at once); ``fast=False`` the readable functions above.  Both give the same statistics.
     """
     options = _check_options(dict(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
-                                  case_sensitive=case_sensitive))
+                                  lowercase=lowercase))
     if not isinstance(fast, bool):
         raise TypeError(f"fast must be True or False, got {fast!r}")
     check_corpus("hypotheses", hypotheses)
@@ -589,12 +589,12 @@ def corpus_stats(
     normalized: bool = False,
     no_punct: bool = False,
     asian_support: bool = False,
-    case_sensitive: bool = False,
+    lowercase: bool = True,
     fast: bool = True,
 ) -> TERStats:
     """The summed statistics of a corpus: ``sum(segment_stats(...))``."""
     return sum(segment_stats(hypotheses, references, normalized=normalized, no_punct=no_punct,
-                             asian_support=asian_support, case_sensitive=case_sensitive, fast=fast))
+                             asian_support=asian_support, lowercase=lowercase, fast=fast))
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -607,12 +607,12 @@ def sentence_ter(
     normalized: bool = False,
     no_punct: bool = False,
     asian_support: bool = False,
-    case_sensitive: bool = False,
+    lowercase: bool = True,
 ) -> TERResult:
     """TER of one hypothesis against its references, with the alignment against each reference
     (``result.alignments``) for showing the edits."""
     options = _check_options(dict(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
-                                  case_sensitive=case_sensitive))
+                                  lowercase=lowercase))
     alignments = _segment_alignments(hypothesis, references, options)
     result = score_stats(stats_from_alignments(alignments, **options))
     return TERResult(**{**result.__dict__, "alignments": tuple(alignments)})
@@ -625,7 +625,7 @@ def corpus_ter(
     normalized: bool = False,
     no_punct: bool = False,
     asian_support: bool = False,
-    case_sensitive: bool = False,
+    lowercase: bool = True,
     fast: bool = True,
 ) -> TERResult:
     """Corpus TER: all edits over all (average) reference lengths, the score of the summed statistics.
@@ -637,7 +637,7 @@ def corpus_ter(
         0.25
     """
     return score_stats(corpus_stats(hypotheses, references, normalized=normalized, no_punct=no_punct,
-                                    asian_support=asian_support, case_sensitive=case_sensitive, fast=fast))
+                                    asian_support=asian_support, lowercase=lowercase, fast=fast))
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from call_trace import calls
 
 from evalkit.bleu import (
     BLEUStats,
@@ -371,28 +372,6 @@ def test_segment_matrix_refuses_bad_input_at_the_public_function():
 
 
 # ------------------------------------------------------------------------------------------ click to the formula
-def _calls(fn):
-    """(caller name, callee name, callee file) of every Python function call made while fn() runs; a
-    comprehension's call is its enclosing function's."""
-    import sys
-
-    seen = []
-
-    def profile(frame, event, arg):
-        caller = frame.f_back
-        while caller is not None and caller.f_code.co_name.startswith("<") and caller.f_back is not None:
-            caller = caller.f_back
-        if event == "call" and caller is not None:
-            seen.append((caller.f_code.co_name, frame.f_code.co_name, frame.f_code.co_filename))
-
-    sys.setprofile(profile)
-    try:
-        fn()
-    finally:
-        sys.setprofile(None)
-    return seen
-
-
 def test_corpus_bleu_reads_as_its_steps_and_reaches_the_formula_in_two_hops():
     doc = corpus_bleu.__doc__
     steps = [doc.index(f"\n    {k}. ") for k in (1, 2, 3, 4)]
@@ -402,13 +381,13 @@ def test_corpus_bleu_reads_as_its_steps_and_reaches_the_formula_in_two_hops():
     assert "BLEU = BP * exp(sum over n of w_n log p_n)" in doc and "exp(1 - r/c)" in doc
 
     hyps, refs = ["the cat sat on the mat", "a dog"], [["the cat is on the mat"], ["a dog"]]
-    readable = _calls(lambda: corpus_bleu(hyps, refs, tokenize="13a", fast=False))
+    readable = calls(lambda: corpus_bleu(hyps, refs, tokenize="13a", fast=False))
     pairs = {(caller, callee) for caller, callee, _ in readable}
     # hop 1: corpus_bleu counts with segment_stats and scores with score_stats; hop 2: score_stats is the formula
     assert {("corpus_bleu", "segment_stats"), ("corpus_bleu", "score_stats")} <= pairs
     assert {("score_stats", "brevity_penalty"), ("score_stats", "geometric_mean")} <= pairs
     assert not [c for c in readable if c[2].endswith("fast.py")], "fast=False ran an engine of evalkit.fast"
     # the engine is one call away behind fast=True
-    engine = _calls(lambda: corpus_bleu(hyps, refs, tokenize="13a"))
+    engine = calls(lambda: corpus_bleu(hyps, refs, tokenize="13a"))
     assert ("corpus_bleu", "corpus_stats_indexed") in {(a, b) for a, b, _ in engine}
     assert [c for c in engine if c[2].endswith("fast.py")]

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import peers
 import pytest
+from call_trace import calls
 from nltk.translate import chrf_score as nltk_chrf
 from sacrebleu.metrics import CHRF
 
@@ -48,7 +49,7 @@ def sacre_corpus():
 def test_two_orders_by_hand():
     # "ab" against "abc", orders 1 and 2: P1 = 2/2, R1 = 2/3, P2 = 1/1, R2 = 1/2.
     r = sentence_chrf("ab", ["abc"], char_order=2)
-    assert [(o.matches, o.hyp, o.ref) for o in r.orders] == [(2, 2, 3), (1, 1, 2)]
+    assert [(o.matches, o.hyp_len, o.ref_len) for o in r.orders] == [(2, 2, 3), (1, 1, 2)]
     p, rec = Fraction(1), (Fraction(2, 3) + Fraction(1, 2)) / 2
     assert close(r.score, float(5 * p * rec / (4 * p + rec)))  # = 7/11
     assert close(r.score, 7 / 11)
@@ -59,7 +60,7 @@ def test_cat_mat_unigrams_by_hand():
     hyp, ref = char_ngrams("the cat sat on the mat", 1), char_ngrams("the cat is on the mat", 1)
     assert sum(hyp.values()) == 17 and sum(ref.values()) == 16
     r = sentence_chrf("the cat sat on the mat", ["the cat is on the mat"])
-    assert (r.orders[0].hyp, r.orders[0].ref) == (17, 16)
+    assert (r.orders[0].hyp_len, r.orders[0].ref_len) == (17, 16)
     # t: 5 in hyp, 4 in ref; a: 3 vs 2; everything else in hyp is in ref as often: 17 - 1 - 1 = 15
     assert hyp["t"] == 5 and ref["t"] == 4 and hyp["a"] == 3 and ref["a"] == 2
     assert r.orders[0].matches == 15
@@ -74,7 +75,7 @@ def test_beta_weights_recall():
 def test_word_ngrams_split_one_punctuation_mark():
     assert split_punctuation("(hi) end. ,x y") == ["(hi", ")", "end", ".", ",", "x", "y"]
     r = sentence_chrf("the cat.", ["the cat ."], word_order=2)
-    assert [(o.kind, o.n, o.matches, o.hyp, o.ref) for o in r.words] == [("word", 1, 3, 3, 3), ("word", 2, 2, 2, 2)]
+    assert [(o.kind, o.n, o.matches, o.hyp_len, o.ref_len) for o in r.words] == [("word", 1, 3, 3, 3), ("word", 2, 2, 2, 2)]
 
 
 def test_fast_word_split_equals_the_readable_one(wmt17):
@@ -306,28 +307,6 @@ def test_stats_with_different_settings_do_not_add():
 
 
 # ------------------------------------------------------------------------------------------ click to the formula
-def _calls(fn):
-    """(caller name, callee name, callee file) of every Python function call made while fn() runs; a
-    comprehension's call is its enclosing function's."""
-    import sys
-
-    seen = []
-
-    def profile(frame, event, arg):
-        caller = frame.f_back
-        while caller is not None and caller.f_code.co_name.startswith("<") and caller.f_back is not None:
-            caller = caller.f_back
-        if event == "call" and caller is not None:
-            seen.append((caller.f_code.co_name, frame.f_code.co_name, frame.f_code.co_filename))
-
-    sys.setprofile(profile)
-    try:
-        fn()
-    finally:
-        sys.setprofile(None)
-    return seen
-
-
 def test_corpus_chrf_reads_as_its_steps_and_reaches_the_formula():
     doc = corpus_chrf.__doc__
     steps = [doc.index(f"\n    {k}. ") for k in (1, 2, 3, 4)]
@@ -339,12 +318,12 @@ def test_corpus_chrf_reads_as_its_steps_and_reaches_the_formula():
 
     hyps, refs = ["the cat sat on the mat", "a dog"], [["the cat is on the mat"], ["a dog", "the dog"]]
     for word_order in (0, 2):
-        readable = _calls(lambda: corpus_chrf(hyps, refs, word_order=word_order, fast=False))
+        readable = calls(lambda: corpus_chrf(hyps, refs, word_order=word_order, fast=False))
         pairs = {(caller, callee) for caller, callee, _ in readable}
         assert {("corpus_chrf", "segment_stats"), ("corpus_chrf", "score_stats")} <= pairs
         assert ("best_reference_counts", "chrf_percent") in pairs and ("_segment", "all_ngrams") in pairs
         assert not [c for c in readable if c[2].endswith("fast.py")], "fast=False ran an engine of evalkit.fast"
         assert not [c for c in readable if c[1] in ("chrf_segment_counts", "chrf_references")]
-        engine = _calls(lambda: corpus_chrf(hyps, refs, word_order=word_order))
+        engine = calls(lambda: corpus_chrf(hyps, refs, word_order=word_order))
         assert ("_fast_counts", "chrf_segment_counts") in {(a, b) for a, b, _ in engine}
         assert [c for c in engine if c[2].endswith("fast.py")]

@@ -536,7 +536,7 @@ def test_google_bleu_by_hand():
     # "the cat sat on the mat" vs "the cat is on the mat": 18 n-grams each (6 + 5 + 4 + 3);
     # matches: the x2, cat, on, mat (5) + "the cat", "on the", "the mat" (3) + "on the mat" (1) = 9 -> 9/18.
     r = google_bleu.sentence_google_bleu("the cat sat on the mat", ["the cat is on the mat"])
-    assert (r.stats.matches, r.stats.hyp_ngrams, r.stats.ref_ngrams) == (9, 18, 18)
+    assert (r.stats.matches, r.stats.hyp_len, r.stats.ref_len) == (9, 18, 18)
     assert math.isclose(r.score, 0.5, rel_tol=1e-15)
     # Empty hypothesis and reference: nothing to count -> 0, like NLTK.
     assert google_bleu.sentence_google_bleu("", [""]).score == 0.0

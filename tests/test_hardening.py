@@ -516,8 +516,8 @@ def test_bootstrap_median_equals_rouge_scores_mid_on_the_same_resamples(jfleg_te
         assert math.isclose(ours_bound.recall, their_bound.recall, rel_tol=1e-12)
         assert math.isclose(ours_bound.fmeasure, their_bound.fmeasure, rel_tol=1e-12)
     # the median is not evalkit's point estimate (the mean of the segments), though close to it
-    assert ours.median.fmeasure != ours.score.fmeasure
-    assert abs(ours.median.fmeasure - ours.score.fmeasure) < ours.high.fmeasure - ours.low.fmeasure
+    assert ours.median.fmeasure != ours.estimate.fmeasure
+    assert abs(ours.median.fmeasure - ours.estimate.fmeasure) < ours.high.fmeasure - ours.low.fmeasure
 
 
 def test_bootstrap_interval_returns_point_low_high_median():
@@ -649,7 +649,7 @@ def test_split_summaries_through_corpus_rouge():
     hyps = ["the cat sat. the dog ran.", "one two three. four five six."]
     refs = [["the dog ran. the cat sat."], ["four five six. one two three."]]
     r = rouge_corpus.corpus_rouge(hyps, refs, "rougeLsum", split_summaries=True, n_samples=10)
-    assert r.score.fmeasure == 1.0
+    assert r.estimate.fmeasure == 1.0
 
 
 # "Scores stay in [0, 1] or the input is refused": floor's value is a number of matches in place of 0, so

@@ -577,9 +577,9 @@ def test_corpus_mean_equals_mean_of_rouge_score_segments(jfleg_test):
     scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
     theirs = [scorer.score_multi(refs, src)["rougeL"] for src, refs in zip(jfleg_test.sources, jfleg_test.references)]
     ours = corpus_rouge(jfleg_test.sources, jfleg_test.references, "rougeL", stemmer=True, n_samples=200)
-    assert math.isclose(ours.score.fmeasure, math.fsum(s.fmeasure for s in theirs) / len(theirs), rel_tol=1e-12)
-    assert math.isclose(ours.score.recall, math.fsum(s.recall for s in theirs) / len(theirs), rel_tol=1e-12)
-    assert ours.low.fmeasure < ours.score.fmeasure < ours.high.fmeasure
+    assert math.isclose(ours.estimate.fmeasure, math.fsum(s.fmeasure for s in theirs) / len(theirs), rel_tol=1e-12)
+    assert math.isclose(ours.estimate.recall, math.fsum(s.recall for s in theirs) / len(theirs), rel_tol=1e-12)
+    assert ours.low.fmeasure < ours.estimate.fmeasure < ours.high.fmeasure
 
 
 def test_bootstrap_is_seeded_and_micro_scores_summed_counts(jfleg_dev):
@@ -591,16 +591,16 @@ def test_bootstrap_is_seeded_and_micro_scores_summed_counts(jfleg_dev):
     assert (a.low, a.high) != (c.low, c.high)
     micro = corpus_rouge(hyps, refs, "rouge2", average="micro", n_samples=300)
     summed = sum(s.stats for s in micro.segments)
-    assert math.isclose(micro.score.recall, summed.matches / summed.ref_len, rel_tol=1e-12)
-    assert micro.low.fmeasure <= micro.score.fmeasure <= micro.high.fmeasure
+    assert math.isclose(micro.estimate.recall, summed.matches / summed.ref_len, rel_tol=1e-12)
+    assert micro.low.fmeasure <= micro.estimate.fmeasure <= micro.high.fmeasure
     # the corpus score does not depend on segment order
     rev = corpus_rouge(hyps[::-1], refs[::-1], "rouge2", average="micro", n_samples=10)
-    assert math.isclose(rev.score.fmeasure, micro.score.fmeasure, rel_tol=1e-12)
+    assert math.isclose(rev.estimate.fmeasure, micro.estimate.fmeasure, rel_tol=1e-12)
 
 
 def test_micro_bootstrap_of_rouge_w_uses_the_inverse_weight(jfleg_dev):
     r = corpus_rouge(jfleg_dev.sources[:50], jfleg_dev.references[:50], "rougeW", average="micro", n_samples=200)
-    assert 0 < r.low.fmeasure <= r.score.fmeasure <= r.high.fmeasure <= 1
+    assert 0 < r.low.fmeasure <= r.estimate.fmeasure <= r.high.fmeasure <= 1
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -715,7 +715,7 @@ def test_variant_bar_plot():
     res = {v: corpus_rouge(["the cat sat"], [["the cat"]], v, n_samples=20) for v in ["rouge1", "rougeL"]}
     ax = plot_rouge_variants(res)
     heights = [p.get_height() for p in ax.patches]
-    assert all(math.isclose(h, res[v].score.fmeasure) for h, v in zip(heights, res))
+    assert all(math.isclose(h, res[v].estimate.fmeasure) for h, v in zip(heights, res))
     plt.close("all")
 
 
@@ -824,3 +824,16 @@ def test_the_rouge_tables_warn_too():
     for table in (rouge_lcs_table, rouge_ngram_table):
         _, caught = tokenization_warnings(table, RU, RU)
         assert len(caught) == 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(matches=st.integers(0, 50), extra_h=st.integers(0, 50), extra_r=st.integers(0, 50),
+       beta=st.sampled_from([1.0, 2.0, 0.5, 1.2]))
+def test_score_counts_is_score_stats_inlined(matches, extra_h, extra_r, beta):
+    """rouge_many's hot path builds its results with rouge.score_counts; they equal score_stats's, field by field."""
+    from evalkit.rouge import score_counts
+
+    fast = score_counts(matches, matches + extra_h, matches + extra_r, beta, "rouge2")
+    slow = score_stats(RougeStats(matches, matches + extra_h, matches + extra_r), beta=beta, variant="rouge2")
+    assert fast == slow and fast.stats == slow.stats
+    assert (fast.precision, fast.recall, fast.fmeasure) == (slow.precision, slow.recall, slow.fmeasure)

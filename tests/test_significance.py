@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
+from call_trace import calls
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
@@ -634,10 +635,10 @@ def test_ter_rows_are_exact_integers_with_averaged_reference_lengths():
         ("chrf", dict(lowercase="yes"), TypeError, "lowercase must be True or False"),
         ("chrf", dict(eps_smoothing=1), TypeError, "eps_smoothing must be True or False"),
         ("chrf", dict(eps_smoothing=True, sacrebleu_float32=True), ValueError, "sacrebleu_float32"),
-        ("ter", dict(lowercase=True), TypeError, "unknown option"),
+        ("ter", dict(case_sensitive=True), TypeError, "unknown option"),
         ("ter", dict(normalised=True), TypeError, "unknown option"),
         ("ter", dict(normalized="yes"), TypeError, "normalized must be True or False"),
-        ("ter", dict(case_sensitive=None), TypeError, "case_sensitive must be True or False"),
+        ("ter", dict(lowercase=None), TypeError, "lowercase must be True or False"),
     ],
 )
 @pytest.mark.parametrize("test", [paired_bootstrap, paired_approximate_randomization])
@@ -654,3 +655,19 @@ def test_float32_scores_are_averaged_and_compared_in_float32():
     assert p_value(scores.astype(np.float64), 0.1) == 1.0  # in float64 all 40 lie above 0.1
     mean, half = confidence_interval(np.float32([56.25682, 56.1, 56.4] * 20))
     assert mean == float(np.sort(np.float32([56.25682, 56.1, 56.4] * 20)).mean())
+
+
+def test_paired_bootstrap_reads_as_its_steps_and_reaches_the_formulas_in_one_hop():
+    """A student who opens paired_bootstrap finds the numbered steps, and the functions that hold the formulas
+    (the p-value, the null statistic, the interval) are called by it directly; the metric only through the
+    protocol."""
+    doc = paired_bootstrap.__doc__
+    steps = [doc.index(f"\n    {k}. ") for k in (1, 2, 3, 4)]
+    assert steps == sorted(steps)
+    for name in ("p_value", "bootstrap_null_statistics", "confidence_interval"):
+        assert f":func:`{name}`" in doc
+    seen = calls(lambda: paired_bootstrap(TOY_BASE, TOY_SYS, TOY_REFS, n_samples=50, smoothing="exp"))
+    called = {callee for caller, callee, _ in seen if caller == "paired_bootstrap"}
+    assert {"p_value", "bootstrap_null_statistics", "confidence_interval", "get_metric"} <= called | {
+        callee for caller, callee, _ in seen if caller == "_check_inputs"}
+    assert {"p_value", "bootstrap_null_statistics", "confidence_interval"} <= called

@@ -39,8 +39,16 @@ from evalkit.ter import (
 )
 
 TWO_SYSTEMS = ("uedin-nmt", "online-F")
+# Every combination of sacreBLEU's TER options (its names); evalkit's lowercase is sacreBLEU's not case_sensitive.
 OPTION_SETS = [dict(zip(("normalized", "no_punct", "asian_support", "case_sensitive"), flags))
                for flags in itertools.product((False, True), repeat=4)]
+
+
+def ours(options: dict) -> dict:
+    """sacreBLEU's TER options in evalkit's names."""
+    out = dict(options)
+    out["lowercase"] = not out.pop("case_sensitive", False)
+    return out
 
 
 def close(a: float, b: float) -> bool:
@@ -122,7 +130,7 @@ def test_normalizer_equals_tercom_tokenizer_on_wmt17(wmt17):
     for options in OPTION_SETS:
         tokenizer = TercomTokenizer(**options)
         for text in texts:
-            assert normalize_ter(text, **options) == tokenizer(text), (options, text)
+            assert normalize_ter(text, **ours(options)) == tokenizer(text), (options, text)
 
 
 # ------------------------------------------------------------------------------------------ sacreBLEU
@@ -162,7 +170,7 @@ def test_options_equal_sacrebleu(options, wmt17):
     reference, systems = wmt17
     hyps, refs = systems["C-3MA"][:300], reference[:300]
     theirs = TER(**options).corpus_score(hyps, [refs]).score
-    assert close(corpus_ter(hyps, [[r] for r in refs], **options).score * 100, theirs)
+    assert close(corpus_ter(hyps, [[r] for r in refs], **ours(options)).score * 100, theirs)
 
 
 @pytest.mark.conformance
@@ -282,7 +290,8 @@ def test_result_repr_and_signature():
         (lambda: sentence_ter("a", []), ValueError, "empty"),
         (lambda: sentence_ter("a", [b"a"]), TypeError, "bytes"),
         (lambda: sentence_ter("a", ["a"], normalized="yes"), TypeError, "normalized"),
-        (lambda: sentence_ter("a", ["a"], lowercase=True), TypeError, "lowercase"),
+        (lambda: sentence_ter("a", ["a"], lowercase="no"), TypeError, "lowercase must be True or False"),
+        (lambda: sentence_ter("a", ["a"], case_sensitive=True), TypeError, "case_sensitive"),
         (lambda: corpus_ter([], []), ValueError, "hypotheses is empty"),
         (lambda: corpus_ter(["a", "b"], [["a"]]), ValueError, "lengths differ"),
         (lambda: corpus_ter(["a"], ["a"]), TypeError, "references[0] is a single string"),
