@@ -125,6 +125,7 @@ def test_sacrebleu_rule_by_hand():
     assert iv.samples == tuple(float(v) for v in range(100, 0, -1))  # the samples in their order, not sorted
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("n", [39, 40, 1000, 1001])
 def test_sacrebleu_rule_equals_sacrebleus_estimate_ci(dtype, n):
