@@ -205,6 +205,41 @@ class Metric:
     score_rows: Callable[[Any, dict, bool], Any] | None = None
     float32_scale: float = 1.0
 
+    def check_options(self, options: dict) -> None:
+        """Refuse keywords the metric does not take (TypeError, naming the ones it does)."""
+        unknown = sorted(set(options) - self.options)
+        if unknown:
+            raise TypeError(f"unknown option(s) for {self.name}: {', '.join(unknown)}; "
+                            f"expected some of: {', '.join(sorted(self.options))}")
+
+    def checked_statistics(self, corpora: Sequence[Sequence[Any]], references: Sequence[Any], options: dict,
+                           fast: bool = True) -> list:
+        """:attr:`statistics`, checked: non-negative integers, and options whose values the scorer accepts."""
+        import numpy as np
+
+        self.check_options(options)
+        mats = self.statistics(corpora, references, options, fast)
+        if any(np.any(m < 0) for m in mats):
+            raise ValueError(f"{self.name}: statistics must be non-negative integers")
+        self.score(mats[0].sum(axis=0), options)  # the readable scorer checks the options' values
+        return mats
+
+    def scores(self, rows: Any, options: dict, *, fast: bool = True, float32: bool = False):
+        """The scores of many summed rows: :attr:`score_rows` at once (``fast``, when the metric has it and
+        covers the options), else :attr:`score` row by row (float64).  ``float32=True``: sacreBLEU's float32
+        scores, refused (ValueError) where the metric cannot give them."""
+        import numpy as np
+
+        rows = np.asarray(rows, dtype=np.int64)
+        if fast and self.score_rows is not None:
+            out = self.score_rows(rows, options, float32)
+            if out is not None:
+                return out if float32 and out.dtype == np.float32 else np.asarray(out, dtype=np.float64)
+        if float32:
+            raise ValueError(f"sacrebleu_float32=True is not available for these {self.name} options"
+                             + ("" if fast else " with fast=False"))
+        return np.array([self.score(row, options) for row in rows], dtype=np.float64)
+
 
 METRICS: dict[str, Metric] = {}
 # The metrics evalkit ships, by name, and the module that registers each (imported when first asked for).

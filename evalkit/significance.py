@@ -230,12 +230,7 @@ Corpus = Sequence[Any]
 # --------------------------------------------------------------------------------------------------------
 def _check_inputs(baseline, systems, references, baseline_name, n_samples, seed, p_value_rule, metric, options):
     adapter = get_metric(metric)
-    unknown = sorted(set(options) - adapter.options)
-    if unknown:
-        raise TypeError(
-            f"unknown option(s) for {metric}: {', '.join(unknown)}; "
-            f"expected some of: {', '.join(sorted(adapter.options))}"
-        )
+    adapter.check_options(options)
     check_int("n_samples", n_samples, 1)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise TypeError(f"seed must be a non-negative int, or None for an unseeded generator; got {seed!r}")
@@ -268,37 +263,17 @@ def _check_inputs(baseline, systems, references, baseline_name, n_samples, seed,
     return adapter
 
 
-def _statistics(adapter, baseline, systems, references, options, fast) -> list[np.ndarray]:
-    mats = adapter.statistics([baseline, *systems.values()], references, options, fast)
-    if any(np.any(m < 0) for m in mats):
-        raise ValueError(f"{adapter.name}: statistics must be non-negative integers")
-    adapter.score(mats[0].sum(axis=0), options)  # the readable scorer checks the options' values
-    return mats
-
-
 class _Scorer:
-    """Scores rows of summed statistics with the adapter: all at once when it can, else row by row."""
+    """The metric's scores of summed rows (:meth:`evalkit.protocol.Metric.scores`) with the test's settings."""
 
     def __init__(self, adapter: Metric, options: dict, fast: bool, float32: bool):
         self.adapter, self.options, self.fast, self.float32 = adapter, options, fast, float32
         if float32 and (not fast or adapter.score_rows is None):
             raise ValueError("sacrebleu_float32=True needs fast=True and a metric that scores rows with numpy")
 
-    def check(self, row: np.ndarray) -> None:
-        """Refuse sacrebleu_float32 up front when the adapter cannot score these options that way."""
-        if self.float32 and self.adapter.score_rows(row[None, :], self.options, True) is None:
-            raise ValueError(f"sacrebleu_float32=True is not available for these {self.adapter.name} options")
-
     def __call__(self, rows: np.ndarray, float32: bool | None = None) -> np.ndarray:
-        rows = np.asarray(rows, dtype=np.int64)
         f32 = self.float32 if float32 is None else float32
-        if self.fast and self.adapter.score_rows is not None:
-            out = self.adapter.score_rows(rows, self.options, f32)
-            if out is not None:
-                return _floats(out) if f32 else np.asarray(out, dtype=np.float64)
-            if f32:
-                raise ValueError(f"sacrebleu_float32=True is not available for these {self.adapter.name} options")
-        return np.array([self.adapter.score(row, self.options) for row in rows], dtype=np.float64)
+        return self.adapter.scores(rows, self.options, fast=self.fast, float32=f32)
 
 
 def _bootstrap_scores(rng, table: np.ndarray, k: int, n_samples: int, score: _Scorer) -> np.ndarray:
@@ -467,8 +442,9 @@ def paired_bootstrap(
     )
     check_choice("null", null, BOOTSTRAP_NULLS)
     score = _Scorer(adapter, options, fast, sacrebleu_float32)
-    mats = _statistics(adapter, baseline, systems, references, options, fast)
-    score.check(mats[0].sum(axis=0))
+    mats = adapter.checked_statistics([baseline, *systems.values()], references, options, fast)
+    if sacrebleu_float32:
+        score(mats[0].sum(axis=0)[None, :])  # refused up front where the metric cannot give float32 scores
     _warn_few_samples(n_samples, p_value_rule, interval_samples=n_samples)
     k = mats[0].shape[1]
     real = score(np.stack([m.sum(axis=0) for m in mats]), float32=False)
@@ -532,8 +508,9 @@ def paired_approximate_randomization(
     if isinstance(confidence_samples, bool) or not isinstance(confidence_samples, int) or confidence_samples < 0:
         raise ValueError(f"confidence_samples must be an int >= 0 (0: no interval), got {confidence_samples!r}")
     score = _Scorer(adapter, options, fast, sacrebleu_float32)
-    mats = _statistics(adapter, baseline, systems, references, options, fast)
-    score.check(mats[0].sum(axis=0))
+    mats = adapter.checked_statistics([baseline, *systems.values()], references, options, fast)
+    if sacrebleu_float32:
+        score(mats[0].sum(axis=0)[None, :])  # refused up front where the metric cannot give float32 scores
     _warn_few_samples(n_samples, p_value_rule, interval_samples=confidence_samples)
     k = mats[0].shape[1]
     real = score(np.stack([m.sum(axis=0) for m in mats]), float32=False)

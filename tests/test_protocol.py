@@ -130,3 +130,21 @@ def test_summed_rows_score_as_the_metric_scores_the_corpus(name, options):
 def test_fixed_point_rows_sum_to_the_exact_mean(values):
     rows = fixed_point_rows([values])[0]
     assert fixed_point_mean(rows.sum(axis=0).tolist()) == math.fsum(values) / len(values)
+
+
+def test_scores_of_many_rows_at_once_or_row_by_row():
+    """Metric.scores: score_rows where the metric has it, else score row by row; float32 refused where the
+    metric cannot give sacreBLEU's float32 scores."""
+    hyps, refs, sources = ["a b c d", "a b x"], [["a b c d"], ["a b c"]], ["a b c d", "a b y"]
+    bleu_metric, gleu_metric = get_metric("bleu"), get_metric("gleu")
+    rows = bleu_metric.checked_statistics([hyps], refs, {"smoothing": "floor"})[0]
+    fast = bleu_metric.scores(rows, {"smoothing": "floor"})
+    readable = bleu_metric.scores(rows, {"smoothing": "floor"}, fast=False)
+    assert fast.tolist() == pytest.approx(readable.tolist(), rel=1e-12)
+    g = gleu_metric.checked_statistics([hyps], refs, {"sources": sources})[0]
+    assert gleu_metric.scores(g.sum(axis=0)[None, :], {"sources": sources}).tolist() == [
+        gleu.corpus_gleu(hyps, refs, sources).score]
+    with pytest.raises(ValueError, match="sacrebleu_float32=True is not available for these gleu options"):
+        gleu_metric.scores(g, {"sources": sources}, float32=True)
+    with pytest.raises(TypeError, match="unknown option.*for bleu: beta"):
+        bleu_metric.checked_statistics([hyps], refs, {"beta": 2})

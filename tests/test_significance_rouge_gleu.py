@@ -55,7 +55,7 @@ def _rouge(hyps, refs, opts):
     opts = dict(opts)
     variant, average = opts.pop("variant", "rouge1"), opts.pop("average", "mean")
     measure = opts.pop("score", "fmeasure")
-    return getattr(corpus_rouge(hyps, refs, variant, average=average, n_samples=1, **opts).score, measure)
+    return getattr(corpus_rouge(hyps, refs, variant, average=average, n_samples=1, **opts).estimate, measure)
 
 
 def _gleu(hyps, refs, sources, picks=None, mode="sample"):
