@@ -780,3 +780,83 @@ def test_tokenization_changes_the_score(tok, printed):
     ours = corpus_bleu([hyp], [[ref]], tokenize=tok, smoothing="exp").score * 100
     theirs = sacrebleu.corpus_bleu([hyp], [[ref]], tokenize=tok).score
     assert round(ours, 2) == printed and math.isclose(ours, theirs, rel_tol=1e-12)
+
+
+# ==========================================================================================================
+# Moved from tests/test_fast_bleu.py:
+# The fast path (evalkit.fast) computes exactly what the readable implementation computes.
+# ==========================================================================================================
+from evalkit.bleu import corpus_stats  # noqa: E402
+import numpy as np  # noqa: E402
+from evalkit.bleu import segment_matrix  # noqa: E402
+
+
+@pytest.mark.parametrize("tok", ["13a", "none", "intl", "char"])
+def test_fast_corpus_statistics_equal_readable_on_wmt17(tok, wmt17):
+    reference, systems = wmt17
+    refs = [[r] for r in reference]
+    for name in ["online-F"]:
+        hyps = systems[name]
+        readable = corpus_stats(hyps, refs, tokenize=tok, fast=False)
+        assert corpus_stats(hyps, refs, tokenize=tok) == readable
+        matrix = segment_matrix(hyps, refs, tokenize=tok)
+        assert np.array_equal(matrix, segment_matrix(hyps, refs, tokenize=tok, fast=False))
+        assert matrix.sum(axis=0).tolist() == [readable.hyp_len, readable.closest_ref_len, readable.shortest_ref_len,
+                                               *readable.matches, *readable.totals, *readable.empty]
+
+
+def test_fast_corpus_statistics_equal_readable_on_jfleg_multi_reference(jfleg_test):
+    for hyps in [jfleg_test.sources, jfleg_test.reference_sets[2]]:
+        for order in (1, 4, 6):
+            fast = corpus_stats(hyps, jfleg_test.references, max_order=order, lowercase=True)
+            slow = corpus_stats(hyps, jfleg_test.references, max_order=order, lowercase=True, fast=False)
+            assert fast == slow
+
+
+WORDS_BLEU = st.sampled_from("a b c d the".split())
+SEGMENT = st.tuples(
+    st.lists(WORDS_BLEU, max_size=9), st.lists(st.lists(WORDS_BLEU, max_size=9), min_size=1, max_size=3)
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(SEGMENT, min_size=1, max_size=5), st.integers(1, 6))
+def test_fast_equals_readable_on_generated_corpora(segments, order):
+    hyps, refs = [h for h, _ in segments], [r for _, r in segments]
+    readable = corpus_stats(hyps, refs, max_order=order, fast=False)
+    assert corpus_stats(hyps, refs, max_order=order) == readable
+    fast_rows = segment_matrix(hyps, refs, max_order=order)
+    assert fast_rows.dtype == np.int64 and fast_rows.shape == (len(hyps), 3 + 3 * order)
+    assert np.array_equal(fast_rows, segment_matrix(hyps, refs, max_order=order, fast=False))
+    for smoothing in ("method5", "method7"):  # these read the last segment when asked to mimic NLTK
+        fast = corpus_bleu(hyps, refs, smoothing=smoothing, nltk_last_hypothesis=True)
+        slow = corpus_bleu(hyps, refs, smoothing=smoothing, nltk_last_hypothesis=True, fast=False)
+        assert fast == slow
+
+
+def test_fast_path_validates_like_the_readable_one():
+    for fast in (True, False):
+        with pytest.raises(TypeError, match=r"references\[1\]\[0\] is None"):
+            corpus_stats(["a b", "c"], [["a"], [None]], fast=fast)
+        with pytest.raises(TypeError, match=r"hypothesis\[0\] is None"):
+            corpus_stats([None], [["a"]], fast=fast)
+        with pytest.raises(TypeError, match=r"hypothesis\[0\] is None"):
+            segment_matrix([None], [["a"]], fast=fast)
+    assert segment_stats(["a"], [["a"]])[0].matches[0] == 1
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 1000])
+def test_indexed_counting_in_chunks_of_segments_equals_one_pass(chunk, wmt17, jfleg_test, monkeypatch):
+    """Issue 10: a large corpus is counted a chunk of segments at a time (bounded memory); the summed
+    statistics equal the readable count, single- and multi-reference alike."""
+    from evalkit import bleu
+
+    reference, systems = wmt17
+    hyps, refs = systems["uedin-nmt"][:1500], [[r] for r in reference[:1500]]
+    expected = corpus_stats(hyps, refs, tokenize="13a", fast=False)
+    jfleg_expected = corpus_stats(jfleg_test.sources, jfleg_test.references, fast=False)
+    monkeypatch.setattr(bleu, "INDEXED_CHUNK", chunk)
+    assert corpus_stats(hyps, refs, tokenize="13a") == expected
+    assert corpus_stats(jfleg_test.sources, jfleg_test.references) == jfleg_expected
+    mixed = [["a b c"], ["a b", "b c"]] * 10  # one reference, then two: nrefs is None, in chunks too
+    assert corpus_stats(["a b c"] * 20, mixed) == corpus_stats(["a b c"] * 20, mixed, fast=False)

@@ -283,3 +283,78 @@ def test_the_gleu_metrics_and_tables_warn_once_per_call_too():
         assert 'tokenize="unicode-cjk"' in str(caught[0].message), name
     assert caught_tokenization_warnings(sentence_gleu, ZH_SEGMENTED, [ZH_SEGMENTED], ZH_SEGMENTED) == []
     assert caught_tokenization_warnings(corpus_gleu, [hyp], [[ref]], [src], tokenize="char-with-spaces") == []
+
+
+# ==========================================================================================================
+# Moved from tests/test_fast_bleu.py:
+# The fast path (evalkit.fast) computes exactly what the readable implementation computes.
+# ==========================================================================================================
+from evalkit.tokenize import tokenize_13a  # noqa: E402
+from evalkit.tokenize import tokenize_13a_fast  # noqa: E402
+
+
+TRICKY = st.lists(
+    st.sampled_from(list("ab1 9.,-&;:'\"<>()$%\n\t") + ["&amp;", "&quot;", "<skipped>", "ä", "€"]), max_size=30
+).map("".join)
+
+# Rich in what 13a's rules touch: digits, . , - (and runs of them), entities, ASCII punctuation and symbols,
+# Unicode punctuation, digits of other scripts and every kind of white space str.split knows.
+RULE_CHARACTERS = st.lists(
+    st.sampled_from(
+        list("a1 90.,-&;:'\"<>()$%/[]{}_~`@^|\\+=*?!#\n\t\r\x0b\x0c\u00a0\u2028\u3000")
+        + ["&amp;", "&quot;", "&lt;", "&gt;", "<skipped>", "-\n", "...", ".,", "ä", "€",
+           "\u201c", "\u201d", "\u2013", "\u2026", "\u00b7", "\u0663", "\uff0c", "\uff0e"]
+    ),
+    max_size=40,
+).map("".join)
+
+
+def _sacrebleu_13a():
+    """sacreBLEU's 13a as its BLEU applies it to a line (right-stripped first), as a token list."""
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    tokenizer = Tokenizer13a()
+    return lambda line: tokenizer(line.rstrip()).split()
+
+
+@pytest.mark.conformance
+def test_fast_13a_equals_readable_13a_and_sacrebleu_on_wmt17(wmt17):
+    sacre = _sacrebleu_13a()
+    reference, systems = wmt17
+    for line in reference + [s for out in systems.values() for s in out]:
+        assert list(tokenize_13a_fast(line)) == tokenize_13a(line) == sacre(line), line
+
+
+@settings(max_examples=300, deadline=None)
+@given(TRICKY)
+def test_fast_13a_equals_readable_13a_on_generated_text(text):
+    assert list(tokenize_13a_fast(text)) == tokenize_13a(text)
+
+
+@pytest.mark.conformance
+@settings(max_examples=2000, deadline=None)
+@given(RULE_CHARACTERS)
+def test_fast_13a_equals_readable_13a_and_sacrebleu_on_rule_characters(text):
+    assert list(tokenize_13a_fast(text)) == tokenize_13a(text) == _sacrebleu_13a()(text)
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize(
+    "text",
+    ["a..b", "1..2", "1.,2", "x,.,y", "3...", "...4", "..1", ",.1", "1.,.2", "a.,.b", "9,,9-", "u.s.,",
+     "&amp;.,&quot;"],
+)
+def test_fast_13a_run_of_periods_and_commas(text):
+    # the branch that applies the readable rules 2-4 (a run of . and , can hide a match from rules 2 and 3)
+    assert list(tokenize_13a_fast(text)) == tokenize_13a(text) == _sacrebleu_13a()(text)
+
+
+@pytest.mark.conformance
+def test_fast_13a_on_every_short_string_of_digits_periods_commas_dashes():
+    # exhaustive where the rules interact: every string of up to 5 characters from "1.,a- "
+    from itertools import product
+
+    sacre = _sacrebleu_13a()
+    for size in range(1, 6):
+        for text in map("".join, product("1.,a- ", repeat=size)):
+            assert list(tokenize_13a_fast(text)) == tokenize_13a(text) == sacre(text), text
