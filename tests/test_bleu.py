@@ -860,3 +860,99 @@ def test_indexed_counting_in_chunks_of_segments_equals_one_pass(chunk, wmt17, jf
     assert corpus_stats(jfleg_test.sources, jfleg_test.references) == jfleg_expected
     mixed = [["a b c"], ["a b", "b c"]] * 10  # one reference, then two: nrefs is None, in chunks too
     assert corpus_stats(["a b c"] * 20, mixed) == corpus_stats(["a b c"] * 20, mixed, fast=False)
+
+
+# ==========================================================================================================
+# Moved from tests/test_bleu_lessons.py:
+# The BLEU lessons' plots and tables: each test checks the numbers a figure or table shows against
+# evalkit's scoring functions (or against arithmetic done by hand in a comment).
+# ==========================================================================================================
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+@pytest.fixture
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.mark.usefixtures('_close_figures')
+def test_importing_bleu_stays_light():
+    import subprocess
+    import sys
+
+    code = "import evalkit.bleu, sys; print('pandas' in sys.modules, 'matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False False"
+
+
+# --- system_stats: the second, faster way to count many systems (lesson 04) -------------------------------
+@pytest.mark.usefixtures('_close_figures')
+def test_system_stats_by_hand():
+    from evalkit.bleu import system_stats
+
+    s = system_stats({"A": ["the cat sat"], "B": ["a cat sat"]}, [["the cat sat down"]])
+    # A: unigrams 3/3, bigrams 2/2, trigram 1/1, no 4-gram; B: "cat", "sat" and "cat sat" match
+    assert (s["A"].matches, s["A"].totals, s["A"].empty) == ((3, 2, 1, 0), (3, 2, 1, 0), (0, 0, 0, 1))
+    assert (s["B"].matches, s["B"].totals) == ((2, 1, 0, 0), (3, 2, 1, 0))
+    assert s["A"].closest_ref_len == 4 and s["A"].hyp_len == 3
+
+
+@pytest.mark.usefixtures('_close_figures')
+@pytest.mark.parametrize("tokenize", ["none", "13a", "intl", "char"])
+def test_system_stats_equals_corpus_stats_on_wmt17(wmt17, tokenize):
+    from evalkit.bleu import corpus_stats, system_stats
+
+    reference, systems = wmt17
+    # 400 segments of three systems keep this quick; the counts must be identical, not just close
+    chosen = {name: systems[name][:400] for name in ("uedin-nmt", "online-F", "C-3MA")}
+    refs = [[r] for r in reference[:400]]
+    fast = system_stats(chosen, refs, tokenize=tokenize)
+    for name, outputs in chosen.items():
+        assert fast[name] == corpus_stats(outputs, refs, tokenize=tokenize, fast=False)
+
+
+@pytest.mark.usefixtures('_close_figures')
+def test_system_stats_equals_corpus_stats_multi_reference(jfleg_dev):
+    from evalkit.bleu import corpus_stats, system_stats
+
+    refs = jfleg_dev.references
+    chosen = {"source": jfleg_dev.sources, "reference 0": jfleg_dev.reference_sets[0]}
+    fast = system_stats(chosen, refs, max_order=5, lowercase=True)
+    for name, outputs in chosen.items():
+        assert fast[name] == corpus_stats(outputs, refs, max_order=5, lowercase=True, fast=False)
+
+
+@pytest.mark.usefixtures('_close_figures')
+def test_system_stats_bad_input():
+    from evalkit.bleu import system_stats
+
+    with pytest.raises(TypeError, match="dict"):
+        system_stats([["a b"]], [["a b"]])
+    with pytest.raises(ValueError, match="empty"):
+        system_stats({}, [["a b"]])
+    with pytest.raises(ValueError, match="lengths differ"):
+        system_stats({"A": ["a b", "c d"]}, [["a b"]])
+    with pytest.raises(TypeError, match="single string"):
+        system_stats({"A": ["a b"]}, ["a b"])
+    with pytest.raises(TypeError, match=r"systems\['A'\]: hypothesis\[0\] is None"):
+        system_stats({"A": [None]}, [["a b"]])
+    with pytest.raises(ValueError, match="unknown tokenizer"):
+        system_stats({"A": ["a b"]}, [["a b"]], tokenize="moses")
+
+
+# A small vocabulary makes matches (and repeated n-grams, which clipping must handle) likely.
+_sentence = st.lists(st.sampled_from(["a", "b", "c", "the", "cat"]), min_size=0, max_size=8)
+
+
+@pytest.mark.usefixtures('_close_figures')
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), segments=st.integers(min_value=1, max_value=4), systems=st.integers(min_value=1, max_value=3))
+def test_system_stats_equals_corpus_stats_property(data, segments, systems):
+    from evalkit.bleu import corpus_stats, system_stats
+
+    refs = [data.draw(st.lists(_sentence, min_size=1, max_size=3)) for _ in range(segments)]
+    outputs = {f"S{k}": [data.draw(_sentence) for _ in range(segments)] for k in range(systems)}
+    fast = system_stats(outputs, refs, max_order=5)
+    for name, hyps in outputs.items():
+        assert fast[name] == corpus_stats(hyps, refs, max_order=5)

@@ -343,3 +343,177 @@ def test_place_labels_keeps_inside_bounds():
     assert plots.place_labels([(95.0, 50.0)], [40.0], 10.0, bounds=(0, 0, 100, 100)) == [(-4, 3)]
     # at the top right corner: left and down a line
     assert plots.place_labels([(95.0, 95.0)], [40.0], 10.0, bounds=(0, 0, 100, 100)) == [(-4, -11)]
+
+
+# ==========================================================================================================
+# Moved from tests/test_bleu_lessons.py:
+# The BLEU lessons' plots and tables: each test checks the numbers a figure or table shows against
+# evalkit's scoring functions (or against arithmetic done by hand in a comment).
+# ==========================================================================================================
+from evalkit.bleu import SMOOTHING  # noqa: E402
+from evalkit.bleu import brevity_penalty  # noqa: E402
+import math  # noqa: E402
+from evalkit.bleu import score_stats  # noqa: E402
+from evalkit.bleu import sentence_bleu  # noqa: E402
+from evalkit.bleu import sentence_stats  # noqa: E402
+from evalkit import tables  # noqa: E402
+
+
+HYP = "the cat sat on the mat"
+REF = "the cat is on the mat"
+
+
+@pytest.fixture
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def _line(ax, label):
+    (line,) = [ln for ln in ax.get_lines() if ln.get_label() == label]
+    return list(line.get_xdata()), list(line.get_ydata())
+
+
+# --- brevity penalty ---------------------------------------------------------------------------------------
+@pytest.mark.usefixtures('_close_figures')
+def test_bp_curve_values_by_hand():
+    ratios, bps = plots.bleu_bp_curve(max_ratio=2.0, points=5)  # ratios 0, 0.5, 1, 1.5, 2
+    assert ratios == [0.0, 0.5, 1.0, 1.5, 2.0]
+    # c = 0 -> 0; c/r = 1/2 -> exp(1 - 2) = e^-1; c = r -> exp(0) = 1; longer -> 1
+    expected = [0.0, math.exp(-1), 1.0, 1.0, 1.0]
+    assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(bps, expected))
+
+
+@pytest.mark.usefixtures('_close_figures')
+def test_plot_brevity_penalty_draws_curve_and_marks():
+    ax = plots.plot_brevity_penalty({"10 vs 11": (10, 11), "short": (3, 6)})
+    xs, ys = _line(ax, "BP")
+    ratios, bps = plots.bleu_bp_curve()
+    assert xs == ratios and ys == bps
+    x, y = _line(ax, "10 vs 11")
+    assert math.isclose(x[0], 10 / 11) and math.isclose(y[0], brevity_penalty(10, 11))
+    assert math.isclose(y[0], math.exp(1 - 11 / 10))  # 0.9048, the curriculum's closest-reference example
+    x, y = _line(ax, "short")
+    assert math.isclose(x[0], 0.5) and math.isclose(y[0], math.exp(-1))
+
+
+@pytest.mark.usefixtures('_close_figures')
+def test_plot_brevity_penalty_bad_input():
+    with pytest.raises(ValueError, match="reference length"):
+        plots.plot_brevity_penalty({"bad": (3, 0)})
+    with pytest.raises(ValueError, match="max_ratio"):
+        plots.bleu_bp_curve(max_ratio=0)
+    with pytest.raises(ValueError, match="points"):
+        plots.bleu_bp_curve(points=1)
+
+
+# --- precisions --------------------------------------------------------------------------------------------
+@pytest.mark.usefixtures('_close_figures')
+def test_plot_precisions_bars_are_the_clipped_precisions():
+    result = sentence_bleu(HYP, [REF])
+    ax = plots.plot_precisions(result)
+    heights = [bar.get_height() for bar in ax.patches]
+    # by hand: 5/6, 3/5, 1/4, 0/3 (worked example B)
+    expected = [5 / 6, 3 / 5, 1 / 4, 0.0]
+    assert all(math.isclose(h, e) for h, e in zip(heights, expected)) and len(heights) == 4
+    assert [p.matches / p.total for p in result.precisions] == pytest.approx(heights)
+    labels = [t.get_text() for t in ax.texts]
+    assert labels == ["5/6", "3/5", "1/4", "0/3"]
+
+
+@pytest.mark.usefixtures('_close_figures')
+def test_plot_precisions_groups_several_results():
+    a = sentence_bleu(HYP, [REF])
+    b = sentence_bleu("the cat", [REF])  # 2/2, 1/1, then no 3- or 4-grams: drawn as 0
+    ax = plots.plot_precisions({"long": a, "short": b})
+    containers = ax.containers
+    assert len(containers) == 2
+    assert [bar.get_height() for bar in containers[1]] == pytest.approx([1.0, 1.0, 0.0, 0.0])
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["long", "short"]
+
+
+@pytest.mark.usefixtures('_close_figures')
+def test_plot_precisions_bad_input():
+    with pytest.raises(TypeError, match="BLEUResult"):
+        plots.plot_precisions([0.5, 0.25])
+    with pytest.raises(TypeError, match="BLEUResult"):
+        plots.plot_precisions({"x": 0.5})
+
+
+# --- smoothing ---------------------------------------------------------------------------------------------
+@pytest.mark.usefixtures('_close_figures')
+def test_plot_smoothing_bars_equal_score_stats():
+    stats = sentence_stats(HYP, [REF], max_order=5)
+    ax = plots.plot_smoothing(stats)
+    heights = [bar.get_height() for bar in ax.patches]
+    assert len(heights) == len(SMOOTHING)
+    for method, height in zip(SMOOTHING, heights):
+        assert math.isclose(height, score_stats(stats, smoothing=method).score, rel_tol=1e-12, abs_tol=1e-300)
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(SMOOTHING)
+    labels = dict(zip(SMOOTHING, (t.get_text() for t in ax.texts)))
+    # NLTK's method0 score is tiny but not zero (about 7.26e-78): the label must not round it to 0
+    tiny = score_stats(stats, smoothing="method0").score
+    assert 0 < tiny < 1e-70 and labels["method0"] == f"{tiny:.2e}" and labels["none"] == "0.0000"
+
+
+@pytest.mark.usefixtures('_close_figures')
+def test_plot_smoothing_floor_by_hand():
+    # floor: the 0/3 four-gram precision becomes 0.1/3; BLEU = (5/6 * 3/5 * 1/4 * 0.1/3)^(1/4), BP = 1
+    stats = sentence_stats(HYP, [REF])
+    ax = plots.plot_smoothing(stats, methods=["none", "floor"])
+    heights = [bar.get_height() for bar in ax.patches]
+    assert heights[0] == 0.0
+    assert math.isclose(heights[1], (5 / 6 * 3 / 5 * 1 / 4 * 0.1 / 3) ** 0.25, rel_tol=1e-12)
+
+
+@pytest.mark.usefixtures('_close_figures')
+def test_plot_smoothing_marks_a_refusing_method():
+    # "a b c" against "a b x": 3-gram precision 0/1, so method6 refuses (as NLTK does)
+    stats = sentence_stats("a b c", ["a b x"])
+    with pytest.raises(ValueError):
+        score_stats(stats, smoothing="method6")
+    ax = plots.plot_smoothing(stats, methods=["method1", "method6"])
+    assert ax.patches[1].get_height() == 0.0
+    assert [t.get_text() for t in ax.texts][1] == "refused"
+
+
+@pytest.mark.usefixtures('_close_figures')
+def test_plot_smoothing_unknown_method():
+    with pytest.raises(ValueError, match="unknown smoothing"):
+        plots.plot_smoothing(sentence_stats(HYP, [REF]), methods=["nope"])
+
+
+# --- systems and rankings ----------------------------------------------------------------------------------
+SCORES = {
+    "13a": {"A": 30.0, "B": 28.0, "C": 20.0},
+    "char": {"A": 60.0, "B": 62.0, "C": 50.0},
+}
+
+
+@pytest.mark.usefixtures('_close_figures')
+def test_plot_rank_changes_lines_are_ranks():
+    ax = plots.plot_rank_changes(SCORES)
+    xs, ys = _line(ax, "A")
+    assert xs == [0, 1] and ys == [1, 2]  # A first under 13a, second under char
+    assert _line(ax, "B")[1] == [2, 1]
+    assert _line(ax, "C")[1] == [3, 3]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["13a", "char"]
+
+
+@pytest.mark.usefixtures('_close_figures')
+def test_plot_system_scores_markers_are_scores():
+    ax = plots.plot_system_scores(SCORES)
+    xs, ys = _line(ax, "char")
+    # rows sorted by the first setting's score: A (30), B (28), C (20)
+    assert xs == [60.0, 62.0, 50.0] and ys == [0, 1, 2]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["A", "B", "C"]
+
+
+@pytest.mark.usefixtures('_close_figures')
+def test_system_scores_bad_input():
+    with pytest.raises(TypeError):
+        plots.plot_rank_changes({})
+    with pytest.raises(TypeError):
+        tables.bleu_system_table({"13a": [1, 2]})
+    with pytest.raises(ValueError, match="same systems"):
+        plots.plot_system_scores({"13a": {"A": 1.0}, "char": {"B": 1.0}})

@@ -358,3 +358,35 @@ def test_fast_13a_on_every_short_string_of_digits_periods_commas_dashes():
     for size in range(1, 6):
         for text in map("".join, product("1.,a- ", repeat=size)):
             assert list(tokenize_13a_fast(text)) == tokenize_13a(text) == sacre(text), text
+
+
+# ==========================================================================================================
+# Moved from tests/test_bleu_lessons.py:
+# The BLEU lessons' plots and tables: each test checks the numbers a figure or table shows against
+# evalkit's scoring functions (or against arithmetic done by hand in a comment).
+# ==========================================================================================================
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+@pytest.fixture
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+# --- the tokenizer module's documented example (lesson 04 relies on it) -----------------------------------
+@pytest.mark.conformance
+@pytest.mark.usefixtures('_close_figures')
+def test_tokenize_docstring_examples_match_sacrebleu():
+    import doctest
+
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+    from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+
+    import evalkit.tokenize as module
+
+    # the module's examples run as written (the 13a example once claimed the apostrophe was split off)
+    assert doctest.testmod(module).failed == 0
+    text = "It's 3.5% in the U.S."
+    assert module.tokenize(text, "13a") == Tokenizer13a()(text).split()
+    assert module.tokenize(text, "intl") == TokenizerV14International()(text).split()
