@@ -1,18 +1,26 @@
-"""evalkit's caches are bounded by memory: a stream of large inputs never takes a cache over its byte
-budget, an entry too large for its cache is not kept, the byte accounting agrees with what tracemalloc
-measures (within a factor of 2), and the tokenizer caches of evalkit.tokenize keep short texts only.
-(Issue 10: the ROUGE profile cache held 3.9 GB; 4 reference indexes held 3.0 GB for a 167 MB input.)"""
+"""evalkit.fast's engines and caches (and the caches of evalkit.tokenize they share): bounded, thread-safe, equal to the readable code."""
 
 from __future__ import annotations
 
-import gc
-import random
-import tracemalloc
 
-import pytest
+# ==========================================================================================================
+# Moved from tests/test_fast_caches.py (marks: hardening):
+# evalkit's caches are bounded by memory: a stream of large inputs never takes a cache over its byte
+# budget, an entry too large for its cache is not kept, the byte accounting agrees with what tracemalloc
+# measures (within a factor of 2), and the tokenizer caches of evalkit.tokenize keep short texts only.
+# (Issue 10: the ROUGE profile cache held 3.9 GB; 4 reference indexes held 3.0 GB for a 167 MB input.)
+# ==========================================================================================================
+from evalkit import bleu  # noqa: E402
+from evalkit import chrf  # noqa: E402
+import evalkit  # noqa: E402
+from evalkit import fast  # noqa: E402
+import gc  # noqa: E402
+import pytest  # noqa: E402
+import random  # noqa: E402
+from evalkit import rouge_many  # noqa: E402
+from evalkit import tokenize  # noqa: E402
+import tracemalloc  # noqa: E402
 
-import evalkit
-from evalkit import bleu, chrf, fast, rouge_many, tokenize
 
 WORDS = [f"word{i}" for i in range(3000)]
 
@@ -22,13 +30,15 @@ def documents(count: int, length: int, seed: int) -> list[str]:
     return [" ".join(gen.choice(WORDS) for _ in range(length)) for _ in range(count)]
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def cold():
     evalkit.clear_caches()
     yield
     evalkit.clear_caches()
 
 
+@pytest.mark.hardening
+@pytest.mark.usefixtures('cold')
 def test_bounded_cache_evicts_least_recently_used_and_refuses_huge_entries():
     cache = fast.BoundedCache("test", budget=1000, largest_share=0.5)
     for i in range(10):
@@ -48,6 +58,8 @@ def test_bounded_cache_evicts_least_recently_used_and_refuses_huge_entries():
     assert cache.get(9) is None and cache.info().nbytes == 300
 
 
+@pytest.mark.hardening
+@pytest.mark.usefixtures('cold')
 def test_profile_cache_stays_within_budget_under_long_documents(monkeypatch):
     cache = fast.bounded_caches()["text profiles"]
     monkeypatch.setattr(cache, "budget", 3_000_000)
@@ -62,6 +74,8 @@ def test_profile_cache_stays_within_budget_under_long_documents(monkeypatch):
     assert evalkit.cache_info()["text profiles"] < 60  # some were evicted
 
 
+@pytest.mark.hardening
+@pytest.mark.usefixtures('cold')
 def test_reference_index_cache_keeps_what_fits_and_skips_an_index_too_large(monkeypatch, wmt17):
     reference, systems = wmt17
     cache = fast.bounded_caches()["reference indexes"]
@@ -81,6 +95,8 @@ def test_reference_index_cache_keeps_what_fits_and_skips_an_index_too_large(monk
     assert len(cache) == 0
 
 
+@pytest.mark.hardening
+@pytest.mark.usefixtures('cold')
 def test_tokenize_caches_keep_short_texts_only():
     short, long = "a short segment .", "a long document " * 100
     tokenize.tokenize_13a_fast(short)
@@ -93,6 +109,8 @@ def test_tokenize_caches_keep_short_texts_only():
     assert info.nbytes is None and info.budget == 2**16 * (200 + 21 * 512)
 
 
+@pytest.mark.hardening
+@pytest.mark.usefixtures('cold')
 def test_every_cache_reports_entries_and_bytes_and_clears():
     rouge_many.rouge_scores("the cats sat", ["the cat sat"], stemmer=True)
     bleu.corpus_bleu(["the cat sat"], [["the cat sat down"]], tokenize="13a")
@@ -129,6 +147,8 @@ def measured_and_accounted(fill, *cache_names: str) -> tuple[int, int]:
     return after - before, sum(info[name].nbytes for name in cache_names)
 
 
+@pytest.mark.hardening
+@pytest.mark.usefixtures('cold')
 def test_profile_accounting_agrees_with_tracemalloc():
     def fill(full):
         docs = documents(40 if full else 2, 800, seed=2)
@@ -141,6 +161,8 @@ def test_profile_accounting_agrees_with_tracemalloc():
     assert measured / 2 <= accounted <= measured * 2, (measured, accounted)
 
 
+@pytest.mark.hardening
+@pytest.mark.usefixtures('cold')
 def test_reference_index_accounting_agrees_with_tracemalloc(wmt17):
     reference, _ = wmt17
 
@@ -153,6 +175,8 @@ def test_reference_index_accounting_agrees_with_tracemalloc(wmt17):
     assert measured / 2 <= accounted <= measured * 2, (measured, accounted)
 
 
+@pytest.mark.hardening
+@pytest.mark.usefixtures('cold')
 def test_token_cache_accounting_agrees_with_tracemalloc(wmt17):
     reference, _ = wmt17
 
@@ -165,6 +189,8 @@ def test_token_cache_accounting_agrees_with_tracemalloc(wmt17):
     assert measured / 2 <= accounted <= measured * 2, (measured, accounted)
 
 
+@pytest.mark.hardening
+@pytest.mark.usefixtures('cold')
 def test_chrf_reference_cache_is_reported_cleared_and_accounted(wmt17):
     """chrF's reference side (evalkit.chrf's fast way) is one of the caches evalkit.cache_info reports and
     evalkit.clear_caches empties, and its byte count agrees with what tracemalloc sees kept."""
