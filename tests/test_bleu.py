@@ -956,3 +956,261 @@ def test_system_stats_equals_corpus_stats_property(data, segments, systems):
     fast = system_stats(outputs, refs, max_order=5)
     for name, hyps in outputs.items():
         assert fast[name] == corpus_stats(hyps, refs, max_order=5)
+
+
+# ==========================================================================================================
+# Moved from tests/test_hardening.py (marks: hardening):
+# Regression tests for issue 10 ("Hardening and the house"): bad input gets a clear error or a correct
+# score, and the peers' own APIs work where a user would expect them.
+#
+# Each group quotes the finding it pins.  Expected numbers are computed by hand in the test or by the peer
+# library (NLTK, sacreBLEU, rouge-score, gleu) at test time.
+# ==========================================================================================================
+from evalkit import bleu  # noqa: E402
+
+
+REFS = ["the cat is on the mat", "the bird sat on the bush"]
+
+
+# --------------------------------------------------------------------------------------------------------
+# "`weights` as a set ({0.25, 0.25, 0.25, 0.25} collapses to BLEU-1 and scores 0.8333) or a dict: refuse.
+#  A generator of weights is read twice ("weights is empty"): read once. numpy numbers (int64, float32)
+#  are numbers. (1e308, 1e308) overflows fsum: normalize safely."
+# --------------------------------------------------------------------------------------------------------
+@pytest.mark.hardening
+@pytest.mark.parametrize("weights", [{0.25, 0.5}, frozenset({0.5}), {1: 0.5, 2: 0.5}, {0.5: 1}.keys()])
+def test_weights_as_a_set_or_dict_are_refused(weights):
+    with pytest.raises(TypeError, match="sequence such as a tuple or list"):
+        bleu.sentence_bleu(HYP, REFS, weights=weights)
+    with pytest.raises(TypeError, match="sequence such as a tuple or list"):
+        bleu.corpus_bleu([HYP], [REFS], weights=weights)
+
+
+@pytest.mark.hardening
+def test_weights_from_a_generator_are_read_once():
+    expected = bleu.sentence_bleu(HYP, REFS, weights=(0.5, 0.5)).score
+    assert math.isclose(bleu.sentence_bleu(HYP, REFS, weights=(w for w in (0.5, 0.5))).score, expected)
+    assert math.isclose(bleu.corpus_bleu([HYP], [REFS], weights=iter([0.5, 0.5])).score, expected)
+    assert math.isclose(bleu.corpus_bleu([HYP], [REFS], weights=iter([0.5, 0.5]), fast=False).score, expected)
+
+
+@pytest.mark.hardening
+def test_weights_from_a_generator_in_tables_and_plots():
+    from evalkit.tables import bleu_smoothing_table
+
+    stats = bleu.sentence_stats(HYP, REFS, max_order=5)
+    table = bleu_smoothing_table(stats, methods=["none", "floor"], weights=(w for w in (0.5, 0.5)))
+    assert math.isclose(table.loc["none", "BLEU"], bleu.score_stats(stats, weights=(0.5, 0.5)).score)
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("make", [np.int64, np.float32, np.float64, np.int32])
+def test_numpy_numbers_are_numbers(make):
+    ours = bleu.sentence_bleu(HYP, REFS, weights=(make(1), make(1)))
+    assert math.isclose(ours.score, bleu.sentence_bleu(HYP, REFS, weights=(0.5, 0.5)).score)
+    assert ours.weights == (0.5, 0.5)
+    arr = bleu.sentence_bleu(HYP, REFS, weights=np.array([0.5, 0.5], dtype=np.float32))
+    assert math.isclose(arr.score, ours.score)
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("weights", [(1e308, 1e308), (1.7e308, 1.7e308, 0.0), (5e-324, 5e-324)])
+def test_huge_and_tiny_weights_normalize_safely(weights):
+    result = bleu.sentence_bleu(HYP, REFS, weights=weights)
+    used = [w for w in result.weights]
+    k = sum(1 for w in weights if w > 0)
+    assert all(math.isclose(w, 1 / k) for w, raw in zip(used, weights) if raw > 0)
+    assert math.isclose(result.score, bleu.sentence_bleu(HYP, REFS, weights=(1,) * k).score)
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize(
+    "weights, error",
+    [((math.nan, 1), ValueError), ((math.inf, 1), ValueError), ((-0.5, 1), ValueError), ((0, 0), ValueError),
+     ((), ValueError), (("a", 1), TypeError), ((True, 1), TypeError), (0.5, TypeError), ("0.5", TypeError)],
+)
+def test_bad_weights_are_refused(weights, error):
+    with pytest.raises(error, match="weights"):
+        bleu.sentence_bleu(HYP, REFS, weights=weights)
+
+
+@pytest.mark.hardening
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(min_value=0, max_value=1.7976931348623157e308, allow_subnormal=True), min_size=1,
+                max_size=4).filter(lambda ws: any(w > 0 for w in ws)))
+def test_property_normalized_weights_sum_to_one_for_any_finite_weights(weights):
+    from evalkit._checks import normalize_weights
+
+    norm = normalize_weights(weights)
+    assert all(0 <= w <= 1 for w in norm)
+    assert math.isclose(math.fsum(norm), 1.0, rel_tol=1e-12)
+    score = bleu.sentence_bleu(HYP, REFS, weights=weights).score
+    assert 0 <= score <= 1
+
+
+# --------------------------------------------------------------------------------------------------------
+# Peers' APIs: "NLTK's list of weight tuples (one result per tuple)"
+# --------------------------------------------------------------------------------------------------------
+@pytest.mark.conformance
+@pytest.mark.hardening
+def test_a_list_of_weight_tuples_gives_one_result_per_tuple_like_nltk(wmt17):
+    from nltk.translate import bleu_score as nltk_bleu
+
+    weights = [(0.5, 0.5), (1 / 3, 1 / 3, 1 / 3), (0.25, 0.25, 0.25, 0.25)]
+    hyp, refs = HYP.split(), [r.split() for r in REFS]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # NLTK warns about the zero 4-gram precision
+        theirs = nltk_bleu.sentence_bleu(refs, hyp, weights=weights)
+    ours = bleu.sentence_bleu(hyp, refs, weights=weights, smoothing="method0")  # NLTK's default
+    assert isinstance(ours, list) and len(ours) == len(theirs) == 3
+    for a, b in zip(ours, theirs):
+        assert math.isclose(a.score, b, rel_tol=1e-12, abs_tol=1e-300)
+
+    reference, systems = wmt17
+    output = next(iter(systems.values()))[:300]
+    hyps, refs = [h.split() for h in output], [[r.split()] for r in reference[:300]]
+    theirs = nltk_bleu.corpus_bleu(refs, hyps, weights=weights)
+    for fast in (True, False):
+        ours = bleu.corpus_bleu(hyps, refs, weights=weights, fast=fast, smoothing="method0")
+        assert all(math.isclose(a.score, b, rel_tol=1e-12) for a, b in zip(ours, theirs))
+        # each result is what the single tuple gives
+        assert [r.score for r in ours] == [bleu.corpus_bleu(hyps, refs, weights=w, smoothing="method0").score for w in weights]
+
+
+@pytest.mark.hardening
+def test_a_bad_tuple_in_a_list_of_weights_is_named():
+    with pytest.raises(ValueError, match=r"weights\[1\]: .*non-negative"):
+        bleu.sentence_bleu(HYP, REFS, weights=[(0.5, 0.5), (1, -1)])
+
+
+# --------------------------------------------------------------------------------------------------------
+# "`smooth_value=inf` gives inf (floor) or nan (add-k)"; peers' APIs: "floor smoothing with
+#  `smooth_value=0` (sacreBLEU's degenerate-statistics tests expect 0.0)"
+# --------------------------------------------------------------------------------------------------------
+@pytest.mark.hardening
+@pytest.mark.parametrize("smoothing", ["floor", "add-k"])
+@pytest.mark.parametrize("value, error", [(math.inf, ValueError), (math.nan, ValueError), (-0.1, ValueError),
+                                          ("0.1", TypeError), (True, TypeError)])
+def test_non_finite_or_negative_smooth_values_are_refused(smoothing, value, error):
+    with pytest.raises(error, match="smooth_value"):
+        bleu.sentence_bleu("a b c d", ["a b x y"], smoothing=smoothing, smooth_value=value)
+
+
+# sacreBLEU's test/test_bleu.py, test_degenerate_statistics: (matches, totals, sys_len, ref_len, offset);
+# the expected score is computed here by sacreBLEU itself.
+DEGENERATE = [
+    ((0, 0, 0, 0), (4, 4, 2, 1), 0, 1, 0.0),
+    ((0, 0, 0, 0), (10, 11, 12, 0), 14, 10, 0.0),
+    ((0, 0, 0, 0), (0, 0, 0, 0), 0, 0, 0.0),
+    ((6, 5, 4, 0), (6, 5, 4, 3), 6, 6, 0.0),
+    ((0, 0, 0, 0), (0, 0, 0, 0), 0, 0, 0.1),
+    ((0, 0, 0, 0), (0, 0, 0, 0), 1, 5, 0.01),
+    ((6, 5, 4, 0), (6, 5, 4, 3), 6, 6, 0.1),
+    ((3, 1, 0, 0), (5, 4, 3, 2), 5, 7, 0),
+]
+
+
+@pytest.mark.conformance
+@pytest.mark.hardening
+@pytest.mark.parametrize("matches, totals, sys_len, ref_len, offset", DEGENERATE)
+@pytest.mark.parametrize("smoothing", ["floor", "add-k"])
+def test_floor_and_add_k_with_any_offset_equal_sacrebleu_degenerate_statistics(
+    matches, totals, sys_len, ref_len, offset, smoothing
+):
+    from sacrebleu.metrics.bleu import BLEU
+
+    theirs = BLEU.compute_bleu(list(matches), list(totals), sys_len, ref_len, smooth_method=smoothing,
+                               smooth_value=offset).score / 100
+    stats = bleu.BLEUStats(hyp_len=sys_len, closest_ref_len=ref_len, shortest_ref_len=ref_len, matches=matches,
+                           totals=totals, empty=tuple(int(t == 0) for t in totals))
+    ours = bleu.score_stats(stats, smoothing=smoothing, smooth_value=offset).score
+    assert math.isclose(ours, theirs, rel_tol=1e-12, abs_tol=1e-15)
+    if smoothing == "floor" and offset == 0:
+        assert ours == 0.0  # sacreBLEU's test expects exactly 0
+
+
+@pytest.mark.conformance
+@pytest.mark.hardening
+def test_floor_zero_on_text_equals_sacrebleu():
+    import sacrebleu
+
+    # sacreBLEU's test_offset case: without an offset the zero 4-gram precision makes BLEU 0
+    hyp, ref = "am I am a character sequence", "I am a symbol string sequence a a"
+    theirs = sacrebleu.corpus_bleu([hyp], [[ref]], smooth_method="floor", smooth_value=0.0).score / 100
+    ours = bleu.corpus_bleu([hyp], [[ref]], smoothing="floor", smooth_value=0, tokenize="13a").score
+    assert theirs == ours == 0.0
+    with_floor = sacrebleu.corpus_bleu([hyp], [[ref]], smooth_method="floor", smooth_value=0.1).score / 100
+    assert math.isclose(bleu.corpus_bleu([hyp], [[ref]], smoothing="floor", tokenize="13a").score, with_floor,
+                        rel_tol=1e-12)
+
+
+# --------------------------------------------------------------------------------------------------------
+# "`brevity_penalty(-1, 5)` returns 403.4: lengths are validated."
+# --------------------------------------------------------------------------------------------------------
+@pytest.mark.hardening
+@pytest.mark.parametrize("c, r, error", [(-1, 5, ValueError), (5, -1, ValueError), (math.nan, 5, ValueError),
+                                         (5, math.inf, ValueError), (True, 5, TypeError), ("5", 5, TypeError),
+                                         (None, 5, TypeError)])
+def test_brevity_penalty_refuses_negative_or_non_numeric_lengths(c, r, error):
+    with pytest.raises(error, match="len must be a length"):
+        bleu.brevity_penalty(c, r)
+
+
+@pytest.mark.hardening
+def test_brevity_penalty_of_legal_lengths_by_hand():
+    assert bleu.brevity_penalty(0, 5) == 0.0
+    assert bleu.brevity_penalty(0, 0) == 0.0  # an empty hypothesis against an empty reference
+    assert math.isclose(bleu.brevity_penalty(np.int64(4), 5), math.exp(1 - 5 / 4))
+    assert math.isclose(bleu.brevity_penalty(0.5, 1.0), math.exp(-1))  # a ratio c/r with r = 1 (lesson 02)
+    assert bleu.brevity_penalty(6, 5) == 1.0
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("call, error", [
+    (lambda: bleu.closest_ref_length(-1, [3]), ValueError),
+    (lambda: bleu.closest_ref_length(3, []), ValueError),
+    (lambda: bleu.closest_ref_length(3, [4, -2]), ValueError),
+    (lambda: bleu.closest_ref_length(3, [4, True]), TypeError),
+])
+def test_closest_ref_length_checks_its_lengths(call, error):
+    with pytest.raises(error):
+        call()
+
+
+@pytest.mark.hardening
+def test_ranks_refuse_nan_scores():
+    from evalkit.ranking import competition_ranks
+    from evalkit.tables import bleu_ranks
+
+    for rank in (competition_ranks, bleu_ranks):
+        with pytest.raises(ValueError, match="score of 'B' is NaN"):
+            rank({"A": 0.3, "B": math.nan, "C": 0.1})
+        with pytest.raises(TypeError, match="score of 'B'"):
+            rank({"A": 0.3, "B": "0.2"})
+        assert rank({"A": 0.3, "B": np.float64(0.3), "C": 0.1}) == {"A": 1, "B": 1, "C": 3}
+
+
+# "Scores stay in [0, 1] or the input is refused": floor's value is a number of matches in place of 0, so
+# above 1 the precision smooth_value / total (total >= 1) could exceed 1; add-k keeps (m + k) / (t + k) <= 1.
+@pytest.mark.hardening
+def test_floor_values_above_one_are_refused():
+    with pytest.raises(ValueError, match=r"in \[0, 1\]"):
+        bleu.sentence_bleu("a b c", ["a b x"], smoothing="floor", smooth_value=5)
+    assert 0 < bleu.sentence_bleu("a b c d", ["a b x y"], smoothing="floor", smooth_value=1).score <= 1
+
+
+@pytest.mark.hardening
+@settings(max_examples=200, deadline=None)
+@given(
+    hyp=st.lists(st.sampled_from("abc"), min_size=0, max_size=8),
+    ref=st.lists(st.sampled_from("abc"), min_size=0, max_size=8),
+    smoothing=st.sampled_from(["floor", "add-k"]),
+    value=st.floats(min_value=0, max_value=1.7976931348623157e308, allow_subnormal=True),
+    weights=st.lists(st.floats(min_value=0, max_value=1.7976931348623157e308), min_size=1, max_size=4).filter(
+        lambda ws: any(w > 0 for w in ws)),
+)
+def test_property_bleu_stays_in_the_unit_interval_for_extreme_finite_options(hyp, ref, smoothing, value, weights):
+    if smoothing == "floor":
+        value = min(value, 1.0)
+    score = bleu.sentence_bleu(hyp, [ref], smoothing=smoothing, smooth_value=value, weights=weights).score
+    assert 0 <= score <= 1

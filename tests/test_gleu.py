@@ -816,3 +816,134 @@ def test_command_line_token_flags_still_mean_words_and_characters(jfleg_dev, tmp
         assert math.isclose(printed, expected.score, rel_tol=0, abs_tol=1e-11)
     word = g.corpus_gleu(jf.sources[:n], jf.references[:n], jf.sources[:n], iterations=5).score
     assert not math.isclose(word, expected.score)  # characters are counted, not words
+
+
+# ==========================================================================================================
+# Moved from tests/test_hardening.py (marks: hardening):
+# Regression tests for issue 10 ("Hardening and the house"): bad input gets a clear error or a correct
+# score, and the peers' own APIs work where a user would expect them.
+#
+# Each group quotes the finding it pins.  Expected numbers are computed by hand in the test or by the peer
+# library (NLTK, sacreBLEU, rouge-score, gleu) at test time.
+# ==========================================================================================================
+from evalkit import gleu  # noqa: E402
+
+
+# --------------------------------------------------------------------------------------------------------
+# "`gleu.spread([])` ZeroDivisionError; `best_reference([])`; `score_assignments` with a generator returns
+#  `()`, with `[]` IndexError; `google_bleu_vs_gleu_table` silently truncates mismatched lengths;
+#  `bleu_ranks` ranks NaN first"
+# --------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.hardening
+def test_spread_of_no_scores_is_refused_and_a_generator_is_read_once():
+    with pytest.raises(ValueError, match="scores is empty"):
+        gleu.spread([])
+    with pytest.raises(TypeError, match=r"scores\[1\]"):
+        gleu.spread([0.5, "0.7"])
+    mean, std, ci = gleu.spread(x for x in (0.2, 0.4))
+    assert math.isclose(mean, 0.3) and math.isclose(std, 0.1)
+
+
+@pytest.mark.hardening
+def test_best_reference_of_no_scores_is_refused():
+    with pytest.raises(ValueError, match="per_reference is empty"):
+        gleu.best_reference([])
+    with pytest.raises(TypeError, match="GLEUScore"):
+        gleu.best_reference([0.5])
+
+
+GLEU_HYPS = ["the cat sat on mat", "he go home"]
+GLEU_REFS = [["the cat sat on the mat", "a cat sat on the mat"], ["he goes home", "he went home"]]
+GLEU_SRCS = ["the cat sit on mat", "he go home"]
+
+
+@pytest.mark.hardening
+def test_score_assignments_reads_a_generator_once_and_refuses_empty_input():
+    per_sentence = gleu.segment_stats(GLEU_HYPS, GLEU_REFS, GLEU_SRCS)
+    picks = [[0, 1], [1, 0]]
+    expected = gleu.score_assignments(per_sentence, picks)
+    from_generator = gleu.score_assignments(per_sentence, (p for p in picks))
+    assert len(from_generator) == 2
+    assert [d.score for d in from_generator] == [d.score for d in expected]
+    # each equals the score of the summed statistics, by hand
+    for d, p in zip(expected, picks):
+        assert math.isclose(d.score, gleu.score_stats(gleu.sum_selected(per_sentence, p)).score)
+    with pytest.raises(ValueError, match="assignments is empty"):
+        gleu.score_assignments(per_sentence, [])
+    with pytest.raises(ValueError, match="per_sentence is empty"):
+        gleu.score_assignments([], [])
+    with pytest.raises(TypeError, match="per_sentence"):
+        gleu.score_assignments([[]], [[0]])
+
+
+@pytest.mark.hardening
+def test_google_bleu_vs_gleu_table_refuses_mismatched_lengths():
+    from evalkit.tables import google_bleu_vs_gleu_table
+
+    with pytest.raises(ValueError, match="lengths differ"):
+        google_bleu_vs_gleu_table(GLEU_HYPS, GLEU_REFS[:1], GLEU_SRCS)
+    with pytest.raises(ValueError, match="lengths differ"):
+        google_bleu_vs_gleu_table(GLEU_HYPS, GLEU_REFS, GLEU_SRCS[:1])
+    with pytest.raises(ValueError, match="lengths differ"):
+        google_bleu_vs_gleu_table(GLEU_HYPS, GLEU_REFS, GLEU_SRCS, names=["only one"])
+    with pytest.raises(ValueError, match="empty"):
+        google_bleu_vs_gleu_table([], [], [])
+    assert len(google_bleu_vs_gleu_table(GLEU_HYPS, GLEU_REFS, GLEU_SRCS)) == 2
+
+
+# --------------------------------------------------------------------------------------------------------
+# "`python -m evalkit.gleu -t char` counts `\r` of CRLF files (87.3922 vs 87.3355); a short hypothesis
+#  file gives a traceback instead of a usage error."
+# --------------------------------------------------------------------------------------------------------
+
+
+def _write_jfleg(folder, jf, n, newline):
+    folder.mkdir()
+    hyps = [s.replace(" a ", " the ") for s in jf.sources[:n]]
+    files = {"src": jf.sources[:n], "hyp": hyps, **{f"ref{k}": jf.reference_sets[k][:n] for k in range(4)}}
+    for name, lines in files.items():
+        (folder / name).write_bytes((newline.join(lines) + newline).encode("utf-8"))
+    return files
+
+
+def _gleu_cli(folder, *extra, hyp="hyp"):
+    refs = [str(folder / f"ref{k}") for k in range(4)]
+    return subprocess.run(
+        [sys.executable, "-m", "evalkit.gleu", "-s", str(folder / "src"), "-r", *refs, "-o", str(folder / hyp),
+         "-d", "10", *extra],
+        capture_output=True, text=True,
+    )
+
+
+@pytest.mark.conformance
+@pytest.mark.hardening
+@pytest.mark.parametrize("tokens", ["char", "word"])
+def test_gleu_command_reads_crlf_files_like_lf_files(jfleg_test, tmp_path, tokens):
+    import gleu_package
+
+    n = 120
+    files = _write_jfleg(tmp_path / "lf", jfleg_test, n, "\n")
+    _write_jfleg(tmp_path / "crlf", jfleg_test, n, "\r\n")
+    assert b"\r\n" in (tmp_path / "crlf" / "src").read_bytes()
+    lf = _gleu_cli(tmp_path / "lf", "-t", tokens, "-i", "20")
+    crlf = _gleu_cli(tmp_path / "crlf", "-t", tokens, "-i", "20")
+    assert lf.returncode == crlf.returncode == 0, crlf.stderr
+    assert lf.stdout.split()[1:] == crlf.stdout.split()[1:]
+    mean, _, _ = gleu_package.corpus(files["hyp"], [files[f"ref{k}"] for k in range(4)], files["src"],
+                                     iterations=20, token=tokens)
+    assert math.isclose(float(crlf.stdout.split()[1]) / 100, mean, rel_tol=0, abs_tol=1e-11)
+
+
+@pytest.mark.hardening
+def test_gleu_command_refuses_a_short_hypothesis_file_with_a_usage_error(jfleg_test, tmp_path):
+    folder = tmp_path / "lf"
+    files = _write_jfleg(folder, jfleg_test, 30, "\n")
+    (folder / "short").write_text("\n".join(files["hyp"][:20]) + "\n", encoding="utf-8")
+    out = _gleu_cli(folder, "-i", "5", hyp="short")
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr
+    assert f"{folder / 'short'} has 20 lines, the source {folder / 'src'} has 30" in out.stderr
+    missing = _gleu_cli(folder, hyp="nonexistent")
+    assert missing.returncode == 2 and "cannot read" in missing.stderr and "Traceback" not in missing.stderr

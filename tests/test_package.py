@@ -84,3 +84,69 @@ def test_every_lesson_is_executed_in_order_without_errors():
         counts = [c["execution_count"] for c in cells if "".join(c["source"]).strip()]
         assert None not in counts and counts == sorted(counts), path.name
         assert not any(o.get("output_type") == "error" for c in cells for o in c["outputs"]), path.name
+
+
+# ==========================================================================================================
+# Moved from tests/test_hardening.py (marks: hardening):
+# Regression tests for issue 10 ("Hardening and the house"): bad input gets a clear error or a correct
+# score, and the peers' own APIs work where a user would expect them.
+#
+# Each group quotes the finding it pins.  Expected numbers are computed by hand in the test or by the peer
+# library (NLTK, sacreBLEU, rouge-score, gleu) at test time.
+# ==========================================================================================================
+from evalkit import bleu  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+HYP = "the cat sat on the mat"
+REFS = ["the cat is on the mat", "the bird sat on the bush"]
+
+
+# --------------------------------------------------------------------------------------------------------
+# "`lowercase="no"` lowercases (booleans must be booleans)"
+# --------------------------------------------------------------------------------------------------------
+BOOL_CALLS = {
+    "sentence_bleu lowercase": lambda v: bleu.sentence_bleu(HYP, REFS, lowercase=v),
+    "sentence_bleu effective_order": lambda v: bleu.sentence_bleu(HYP, REFS, effective_order=v),
+    "corpus_bleu lowercase": lambda v: bleu.corpus_bleu([HYP], [REFS], lowercase=v),
+    "corpus_bleu lowercase slow": lambda v: bleu.corpus_bleu([HYP], [REFS], lowercase=v, fast=False),
+    "corpus_bleu fast": lambda v: bleu.corpus_bleu([HYP], [REFS], fast=v),
+    "corpus_bleu nltk_last_hypothesis": lambda v: bleu.corpus_bleu([HYP], [REFS], nltk_last_hypothesis=v),
+    "sentence_stats lowercase": lambda v: bleu.sentence_stats(HYP, REFS, lowercase=v),
+    "segment_stats lowercase": lambda v: bleu.segment_stats([HYP], [REFS], lowercase=v),
+    "corpus_stats fast": lambda v: bleu.corpus_stats([HYP], [REFS], fast=v),
+    "segment_matrix lowercase": lambda v: bleu.segment_matrix([HYP], [REFS], lowercase=v),
+    "segment_matrix fast": lambda v: bleu.segment_matrix([HYP], [REFS], fast=v),
+    "corpus_stats_indexed lowercase": lambda v: bleu.corpus_stats_indexed([HYP], [REFS], lowercase=v),
+    "system_stats lowercase": lambda v: bleu.system_stats({"A": [HYP]}, [REFS], lowercase=v),
+    "score_stats effective_order": lambda v: bleu.score_stats(bleu.sentence_stats(HYP, REFS), effective_order=v),
+    "rouge_n stemmer": lambda v: __import__("evalkit.rouge").rouge.rouge_n(HYP, REFS, 1, stemmer=v),
+    "rouge_l fast": lambda v: __import__("evalkit.rouge").rouge.rouge_l(HYP, REFS, fast=v),
+    "rouge_tokens stemmer": lambda v: __import__("evalkit.rouge").rouge.rouge_tokens(HYP, stemmer=v),
+    "rouge_scores stemmer": lambda v: __import__("evalkit.rouge_many").rouge_many.rouge_scores(HYP, REFS, stemmer=v),
+    "gleu segment_stats fast": lambda v: __import__("evalkit.gleu").gleu.segment_stats([HYP], [REFS], [HYP], fast=v),
+    "bleu_ngram_table lowercase": lambda v: __import__("evalkit.tables").tables.bleu_ngram_table(HYP, REFS,
+                                                                                                  lowercase=v),
+}
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("value", ["no", "False", 0, 1, None, 1.0])
+@pytest.mark.parametrize("call", list(BOOL_CALLS))
+def test_yes_no_options_must_be_booleans(call, value):
+    with pytest.raises(TypeError, match="must be True or False"):
+        BOOL_CALLS[call](value)
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("call", list(BOOL_CALLS))
+def test_yes_no_options_accept_booleans(call):
+    BOOL_CALLS[call](True)
+    BOOL_CALLS[call](np.bool_(False))
+
+
+@pytest.mark.hardening
+def test_lowercase_no_used_to_lowercase():
+    # the finding itself: "no" is truthy, so the text was lowercased and "The" matched "the"
+    with pytest.raises(TypeError, match="lowercase must be True or False, got 'no'"):
+        bleu.sentence_bleu("The cat", ["the cat"], lowercase="no", weights=(1,))

@@ -1075,3 +1075,277 @@ def test_bootstrap_memory_grows_with_segments_not_segments_times_samples():
     assert peak < 2000 * n, f"peak {peak / 2**20:.0f} MB for {n} segments"
     fewer_samples = peak_bytes(lambda: rouge_corpus.bootstrap_interval(segments, n_samples=100))
     assert peak < 1.2 * fewer_samples, (peak, fewer_samples)  # ten times the resamples, the same memory
+
+
+# ==========================================================================================================
+# Moved from tests/test_hardening.py (marks: hardening):
+# Regression tests for issue 10 ("Hardening and the house"): bad input gets a clear error or a correct
+# score, and the peers' own APIs work where a user would expect them.
+#
+# Each group quotes the finding it pins.  Expected numbers are computed by hand in the test or by the peer
+# library (NLTK, sacreBLEU, rouge-score, gleu) at test time.
+# ==========================================================================================================
+from hypothesis import example  # noqa: E402
+from evalkit.protocol import f_score  # noqa: E402
+
+
+# --------------------------------------------------------------------------------------------------------
+# "ROUGE-W `weight=0.5` gives F = 1.65 and huge or tiny weights overflow; `beta=1e155` gives F = nan.
+#  Scores stay in [0, 1] or the input is refused."
+# --------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("weight", [0.5, 0.999, 1e-300, 0, -1, 10.5, 1e6, math.inf, math.nan])
+@pytest.mark.parametrize("convention", ["lin2004", "rouge-1.5.5"])
+def test_rouge_w_weights_outside_1_to_10_are_refused(weight, convention):
+    with pytest.raises(ValueError, match="weight must be a number from 1 to 10"):
+        rouge.rouge_w("a b c d e f", ["a b c x d e f"], weight=weight, convention=convention)
+
+
+@pytest.mark.hardening
+def test_rouge_w_weight_half_used_to_score_above_one():
+    # the finding: f(k) = k ** 0.5 is subadditive, so scattered matches outweigh f(length)
+    with pytest.raises(ValueError, match="Lin 2004"):
+        rouge.rouge_w("a x b y c", ["a b c"], weight=0.5)
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("weight", [1, 1.2, np.float32(2), 10])
+def test_rouge_w_weights_in_range_are_accepted(weight):
+    r = rouge.rouge_w("a b c d h i k", ["a b c d e f g"], weight=weight)
+    assert math.isclose(r.recall, 4 / 7, rel_tol=1e-9)  # one run of 4: f^-1(f(4) / f(7)) = 4/7 for any f
+
+
+@pytest.mark.hardening
+@settings(max_examples=150, deadline=None)
+@given(
+    hyp=st.lists(st.sampled_from("abcd"), min_size=0, max_size=30),
+    ref=st.lists(st.sampled_from("abcd"), min_size=0, max_size=30),
+    weight=st.floats(min_value=1, max_value=10),
+    beta=st.one_of(st.floats(min_value=1e-300, max_value=1e150), st.sampled_from([1e-300, 1e150, 1.0])),
+    convention=st.sampled_from(["lin2004", "rouge-1.5.5"]),
+)
+def test_property_rouge_w_scores_stay_in_the_unit_interval_for_extreme_finite_options(hyp, ref, weight, beta,
+                                                                                     convention):
+    r = rouge.rouge_w(" ".join(hyp), [" ".join(ref)], weight=weight, beta=beta, convention=convention)
+    for value in (r.precision, r.recall, r.fmeasure):
+        assert 0 <= value <= 1
+    assert min(r.precision, r.recall) - 1e-12 <= r.fmeasure <= max(r.precision, r.recall) + 1e-12
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("beta", [1e155, 1.5e154, math.inf, math.nan, 0, -1])
+def test_betas_whose_square_overflows_are_refused(beta):
+    for call in (lambda: rouge.rouge_l("a b", ["a c"], beta=beta), lambda: rouge.rouge_n("a b", ["a c"], 1, beta=beta),
+                 lambda: rouge.score_stats(rouge.RougeStats(1, 2, 2), beta=beta)):
+        with pytest.raises(ValueError, match="beta must be a positive finite number at most 1e"):
+            call()
+
+
+@pytest.mark.hardening
+@settings(max_examples=200, deadline=None)
+@given(p=st.floats(0, 1), r=st.floats(0, 1), beta=st.floats(min_value=1e-300, max_value=1e150))
+@example(p=0.75, r=5e-324, beta=1e-300)  # found by hypothesis: beta ** 2 and P * R underflowed, F came out 1.0
+def test_property_f_measure_is_between_precision_and_recall_for_any_allowed_beta(p, r, beta):
+    f = f_score(p, r, beta)
+    assert 0 <= f <= 1
+    assert f <= max(p, r) * (1 + 1e-12)
+    if min(p, r) > 1e-150:  # below that P * R underflows to 0 (counts never give such precisions)
+        assert min(p, r) * (1 - 1e-12) <= f
+
+
+@pytest.mark.hardening
+def test_beta_at_the_bound_gives_recall():
+    r = rouge.rouge_n("a b c d", ["a b x"], 1, beta=1e150)
+    assert math.isclose(r.fmeasure, r.recall, rel_tol=1e-12)
+
+
+# --------------------------------------------------------------------------------------------------------
+# "`rouge_n(h, r, 10**7)` runs 6 s and `rouge_scores_many(..., ["rouge1000000"])` 34 s / 671 MB
+#  (bound the order)"
+# --------------------------------------------------------------------------------------------------------
+@pytest.mark.hardening
+def test_rouge_n_order_is_bounded_by_rouge_scores_nine():
+    from evalkit.rouge_corpus import corpus_rouge, get_scorer
+    from evalkit.rouge_many import rouge_scores, rouge_scores_many
+
+    assert rouge.MAX_N == 9
+    with pytest.raises(ValueError, match="at most 9"):
+        rouge.rouge_n("a b", ["a b"], 10**7)
+    with pytest.raises(ValueError, match="at most 9"):
+        rouge_scores_many(["a b"], [["a b"]], ["rouge1000000"])
+    with pytest.raises(ValueError, match="at most 9"):
+        rouge_scores("a b", ["a b"], ["rouge1", "rouge10"])
+    with pytest.raises(ValueError, match="at most 9"):
+        get_scorer("rouge10")
+    with pytest.raises(ValueError, match="at most 9"):
+        corpus_rouge(["a b"], [["a b"]], "rouge12")
+
+
+@pytest.mark.conformance
+@pytest.mark.hardening
+def test_rouge_n_orders_up_to_nine_equal_rouge_score():
+    from rouge_score import rouge_scorer
+
+    from evalkit.rouge_many import rouge_scores
+
+    text = "one two three four five six seven eight nine ten eleven"
+    hyp, ref = text, text.replace("six", "6")
+    theirs = rouge_scorer.RougeScorer(["rouge9"]).score(ref, hyp)["rouge9"]  # target first
+    assert math.isclose(rouge.rouge_n(hyp, [ref], 9).fmeasure, theirs.fmeasure, rel_tol=1e-12)
+    assert math.isclose(rouge_scores(hyp, [ref], ["rouge9"])["rouge9"].fmeasure, theirs.fmeasure, rel_tol=1e-12)
+
+
+# --------------------------------------------------------------------------------------------------------
+# "`bootstrap_interval([])` IndexError, a list of floats AttributeError, mixed variants accepted";
+# peers' APIs: "`confidence=0` (low = mid = high), and the bootstrap "mid" as rouge-score reports it
+# (median) beside evalkit's mean"
+# --------------------------------------------------------------------------------------------------------
+
+CORPUS_H = ["the cat sat on the mat", "a quick brown fox", "hello world", "one two three four", "x y z"]
+CORPUS_R = [["the cat is on the mat"], ["the quick brown fox jumps"], ["hello there world"], ["one two four"],
+            ["a b c"]]
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("segments, error, message", [
+    ([], ValueError, "segments is empty"),
+    ([0.5, 0.7], TypeError, r"segments\[0\] is a float"),
+    ("rouge1", TypeError, "segments must be a list"),
+    (None, TypeError, "segments must be a list"),
+])
+def test_bootstrap_interval_refuses_bad_segments(segments, error, message):
+    with pytest.raises(error, match=message):
+        rouge_corpus.bootstrap_interval(segments)
+
+
+@pytest.mark.hardening
+def test_bootstrap_interval_refuses_mixed_variants_and_betas():
+    ones = rouge_corpus.segment_scores(CORPUS_H[:2], CORPUS_R[:2], "rouge1")
+    twos = rouge_corpus.segment_scores(CORPUS_H[:2], CORPUS_R[:2], "rouge2")
+    beta2 = rouge_corpus.segment_scores(CORPUS_H[:2], CORPUS_R[:2], "rouge1", beta=2)
+    with pytest.raises(ValueError, match=r"segments\[2\] is 'rouge2'"):
+        rouge_corpus.bootstrap_interval(ones + twos)
+    with pytest.raises(ValueError, match="one variant and one beta"):
+        rouge_corpus.bootstrap_interval(ones + beta2)
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("confidence, error", [(1, ValueError), (-0.1, ValueError), (math.nan, ValueError),
+                                               (True, TypeError), ("0.9", TypeError)])
+def test_bad_confidence_is_refused(confidence, error):
+    with pytest.raises(error, match="confidence"):
+        rouge_corpus.corpus_rouge(CORPUS_H, CORPUS_R, "rouge1", confidence=confidence, n_samples=10)
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("average", ["mean", "micro"])
+def test_confidence_zero_gives_low_equal_median_equal_high(average):
+    r = rouge_corpus.corpus_rouge(CORPUS_H, CORPUS_R, "rouge1", confidence=0, n_samples=101, average=average)
+    for field in ("precision", "recall", "fmeasure"):
+        assert getattr(r.low, field) == getattr(r.median, field) == getattr(r.high, field)
+
+
+@pytest.mark.conformance
+@pytest.mark.hardening
+def test_bootstrap_median_equals_rouge_scores_mid_on_the_same_resamples(jfleg_test, monkeypatch):
+    """rouge-score draws with np.random.choice; evalkit with a seeded Generator.  The resamples evalkit drew
+    are recorded and handed to rouge-score's BootstrapAggregator, whose low/mid/high must then equal evalkit's
+    low/median/high."""
+    from rouge_score import scoring
+
+    hyps, refs = jfleg_test.sources[:120], [r[:1] for r in jfleg_test.references[:120]]
+    recorded = []
+    real_draws = rouge_corpus.uniform_draws_in_chunks
+
+    def recording_draws(*args, **kwargs):
+        for chunk in real_draws(*args, **kwargs):  # the resamples evalkit uses, chunk by chunk
+            recorded.append(np.array(chunk))
+            yield chunk
+
+    monkeypatch.setattr(rouge_corpus, "uniform_draws_in_chunks", recording_draws)
+    ours = rouge_corpus.corpus_rouge(hyps, refs, "rouge2", n_samples=300, seed=5, confidence=0.9)
+    monkeypatch.undo()
+
+    rows = np.concatenate(recorded)
+    assert rows.shape == (300, len(hyps))
+    queue = list(rows)
+    monkeypatch.setattr(scoring.np.random, "choice", lambda a, size: a[queue.pop(0)])
+    aggregator = scoring.BootstrapAggregator(confidence_interval=0.9, n_samples=300)
+    for s in ours.segments:
+        aggregator.add_scores({"rouge2": scoring.Score(s.precision, s.recall, s.fmeasure)})
+    theirs = aggregator.aggregate()["rouge2"]
+    assert not queue  # every recorded resample was used once
+    for ours_bound, their_bound in ((ours.low, theirs.low), (ours.median, theirs.mid), (ours.high, theirs.high)):
+        assert math.isclose(ours_bound.precision, their_bound.precision, rel_tol=1e-12)
+        assert math.isclose(ours_bound.recall, their_bound.recall, rel_tol=1e-12)
+        assert math.isclose(ours_bound.fmeasure, their_bound.fmeasure, rel_tol=1e-12)
+    # the median is not evalkit's point estimate (the mean of the segments), though close to it
+    assert ours.median.fmeasure != ours.estimate.fmeasure
+    assert abs(ours.median.fmeasure - ours.estimate.fmeasure) < ours.high.fmeasure - ours.low.fmeasure
+
+
+@pytest.mark.hardening
+def test_bootstrap_interval_returns_point_low_high_median():
+    segments = rouge_corpus.segment_scores(CORPUS_H, CORPUS_R, "rouge1")
+    out = rouge_corpus.bootstrap_interval(segments, n_samples=50)
+    point, low, high, median = out
+    assert out.median is median and low.fmeasure <= median.fmeasure <= high.fmeasure
+    assert math.isclose(point.fmeasure, sum(s.fmeasure for s in segments) / len(segments))
+
+
+# --------------------------------------------------------------------------------------------------------
+# Peers' APIs: "rouge-score's `split_summaries` for Lsum".  rouge-score splits with nltk.sent_tokenize,
+# which needs the downloaded Punkt model (absent here: evalkit never downloads); evalkit uses NLTK's Punkt
+# class untrained.  rouge-score is run with its sent_tokenize replaced by that same splitter, which checks
+# everything else (which text is split, empty sentences dropped, newlines as white space, the union LCS).
+# --------------------------------------------------------------------------------------------------------
+@pytest.mark.hardening
+def test_split_summaries_by_hand():
+    hyp, ref = "the cat sat on the mat. the dog ran home.", "the dog ran home. the cat sat on the mat."
+    assert rouge.rouge_lsum(hyp, [ref], split_summaries=True).fmeasure == 1.0  # two sentences, each in full
+    # one line each: without the option both are one sentence, and ROUGE-Lsum is ROUGE-L (LCS 6 of 10)
+    assert rouge.rouge_lsum(hyp, [ref]).fmeasure == rouge.rouge_l(hyp, [ref]).fmeasure == 0.6
+    # with the option, a newline inside a sentence is white space
+    assert rouge.split_sentences("one two\nthree four. five six.", split_summaries=True) == [
+        "one two\nthree four.", "five six."]
+    with pytest.raises(TypeError, match="split_summaries must be True or False"):
+        rouge.rouge_lsum("a", ["a"], split_summaries="yes")
+
+
+@pytest.mark.conformance
+@pytest.mark.hardening
+def test_split_summaries_equals_rouge_score_with_the_same_sentence_splitter(jfleg_test, monkeypatch):
+    import nltk
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
+    from rouge_score import rouge_scorer
+
+    with pytest.raises(LookupError):  # the trained model is not here, and evalkit must not download it
+        nltk.sent_tokenize("One. Two.")
+    monkeypatch.setattr(rouge_scorer.nltk, "sent_tokenize", PunktSentenceTokenizer().tokenize)
+    scorer = rouge_scorer.RougeScorer(["rougeLsum"], split_summaries=True)
+    jf = jfleg_test
+    for i in range(0, 240, 3):  # three JFLEG sentences make one summary, some joined by newlines
+        hyp = " ".join(jf.sources[i:i + 3])
+        ref = "\n".join(jf.references[i][0:1] + jf.references[i + 1][0:1]) + " " + jf.references[i + 2][0]
+        theirs = scorer.score(ref, hyp)["rougeLsum"]  # target first
+        ours = rouge.rouge_lsum(hyp, [ref], split_summaries=True)
+        assert math.isclose(ours.fmeasure, theirs.fmeasure, rel_tol=1e-12, abs_tol=1e-15)
+        assert math.isclose(ours.recall, theirs.recall, rel_tol=1e-12, abs_tol=1e-15)
+
+
+@pytest.mark.hardening
+def test_split_summaries_through_corpus_rouge():
+    hyps = ["the cat sat. the dog ran.", "one two three. four five six."]
+    refs = [["the dog ran. the cat sat."], ["four five six. one two three."]]
+    r = rouge_corpus.corpus_rouge(hyps, refs, "rougeLsum", split_summaries=True, n_samples=10)
+    assert r.estimate.fmeasure == 1.0
+
+
+@pytest.mark.hardening
+def test_rouge_w_of_identical_texts_is_exactly_one_despite_rounding():
+    # hypothesis found it: the WLCS (a sum of f(k+1) - f(k)) exceeded f(3) by an ulp, so R was 1.0000000000000002
+    r = rouge.rouge_w("a a a", ["a a a"], weight=1.25)
+    assert r.precision <= 1 and r.recall <= 1 and r.fmeasure <= 1
+    assert math.isclose(r.fmeasure, 1.0)

@@ -544,3 +544,52 @@ def test_count_sentence_warns_once_about_unsplit_chinese_as_sentence_bleu_does(t
     assert stats.matches[0] == 0  # the whole sentence is one token, and it matches nothing: why it warns
     assert caught_warnings(ROOKIE_PARAPHRASE, [ROOKIE_REFERENCE])[1] == []  # English: no warning
     assert caught_warnings("die Katze saß auf der Matte", ["die Katze ist auf der Matte"])[1] == []  # German neither
+
+
+# ==========================================================================================================
+# Moved from tests/test_hardening.py (marks: hardening):
+# Regression tests for issue 10 ("Hardening and the house"): bad input gets a clear error or a correct
+# score, and the peers' own APIs work where a user would expect them.
+#
+# Each group quotes the finding it pins.  Expected numbers are computed by hand in the test or by the peer
+# library (NLTK, sacreBLEU, rouge-score, gleu) at test time.
+# ==========================================================================================================
+
+
+HYP = "the cat sat on the mat"
+REFS = ["the cat is on the mat", "the bird sat on the bush"]
+
+
+@pytest.mark.hardening
+def test_huge_weights_in_the_explorer_functions():
+    from evalkit.widgets import count_sentence, normalized_weights, weights_view
+
+    assert normalized_weights((1e308, 1e308)) == (0.5, 0.5)
+    view = weights_view(count_sentence(HYP, REFS), (1e308, 1e308))
+    assert view.weights == (0.5, 0.5)
+
+
+# --------------------------------------------------------------------------------------------------------
+# "`WeightsExplorer` splits a reference at a newline and shows 1.0 where `sentence_bleu` gives 0.8187."
+# (Cause: the constructor joined the references with "\n" into the text box and counted the box's lines,
+#  so a reference holding a newline became two references.)
+# --------------------------------------------------------------------------------------------------------
+@pytest.mark.hardening
+@pytest.mark.parametrize("tokenize", ["nltk", "none", "13a", "char"])
+@pytest.mark.parametrize("references", [
+    ["the cat sat on the mat\ntoday it rained"],
+    ["the cat sat on the mat\ntoday it rained", "a cat\n\nsat on the mat today"],
+    ["the cat sat\u2028on the mat today"],  # str.splitlines also splits at U+2028
+])
+def test_weights_explorer_scores_a_reference_with_a_newline_as_sentence_bleu(tokenize, references):
+    from evalkit.widgets import WeightsExplorer
+
+    hypothesis = "the cat sat on the mat today"
+    explorer = WeightsExplorer(hypothesis, references, tokenize=tokenize)
+    expected = bleu.sentence_bleu(hypothesis, references, tokenize=tokenize)
+    assert math.isclose(explorer.view.score, expected.score, rel_tol=1e-12, abs_tol=0)
+    assert explorer.view.result.stats.nrefs == len(references)
+    # once the box is edited, each non-blank line is one reference
+    explorer.references.value = "the cat sat on the mat\ntoday it rained\n"
+    edited = bleu.sentence_bleu(hypothesis, ["the cat sat on the mat", "today it rained"], tokenize=tokenize)
+    assert math.isclose(explorer.view.score, edited.score, rel_tol=1e-12, abs_tol=0)
