@@ -1,4 +1,5 @@
-"""evalkit.fast's engines and caches (and the caches of evalkit.tokenize they share): bounded, thread-safe, equal to the readable code."""
+"""evalkit.fast's engines and caches (and the caches of evalkit.tokenize they share): bounded in memory, safe
+under threads, drawing what one big draw would."""
 
 from __future__ import annotations
 
