@@ -255,3 +255,25 @@ def test_no_import_cycle_among_tools_modules():
                 reachable.add(m)
                 todo.extend(TOOLS_GRAPH[m])
         assert start not in reachable, f"import cycle through tools/{start}.py"
+
+
+# ------------------------------------------------------------------------------------------ the tests' own layout
+# Tests are organised by module: tests/test_<module>.py for evalkit/<module>.py or tools/<module>.py, and
+# these, named after what they test across modules (tests/README.md says where a new test goes).
+TEST_FILES_ACROSS_MODULES = {
+    "notebooks": "checks over every lesson in notebooks/ (the prose's numbers and attributions)",
+    "package": "what the whole package keeps: light imports, no peer inside, options every function shares",
+    "layout": "what imports what",
+    "makefile": "the Makefile, the install and CI",
+    "peers": "the recorded peer numbers of tests/peers/ and the conformance mark",
+    "browser": "lesson 08 in JupyterLab, in a real browser",
+    "site_browser": "the static site, in a real browser",
+}
+
+
+def test_each_test_file_is_named_after_a_module_or_listed():
+    root = Path(__file__).resolve().parent.parent
+    modules = {p.stem for folder in ("evalkit", "tools") for p in (root / folder).glob("*.py")}
+    tests = {p.stem[len("test_"):] for p in (root / "tests").glob("test_*.py")}
+    assert not tests - modules - set(TEST_FILES_ACROSS_MODULES), "name a test file after the module it tests"
+    assert set(TEST_FILES_ACROSS_MODULES) <= tests  # the list stays true
