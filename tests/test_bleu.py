@@ -398,10 +398,10 @@ def test_corpus_bleu_reads_as_its_steps_and_reaches_the_formula_in_two_hops():
 # evalkit's BLEU equals sacreBLEU's and NLTK's, called here at test time, on the real corpora in data/
 # (sacreBLEU's corpus BLEU of the 16 WMT17 systems is recorded in tests/peers/, recomputed by make conformance).
 # ==========================================================================================================
+import warnings  # noqa: E402
+import sacrebleu  # noqa: E402
 from nltk.translate import bleu_score as nltk_bleu  # noqa: E402
 import peers  # noqa: E402
-import sacrebleu  # noqa: E402
-import warnings  # noqa: E402
 
 
 NLTK_SMOOTH = nltk_bleu.SmoothingFunction()
@@ -571,11 +571,11 @@ def test_nltk_method5_exceeds_one_on_a_perfect_match_and_evalkit_reproduces_it()
 # Moved from tests/test_bleu_properties.py:
 # Properties of BLEU that must hold for any input (hypothesis generates the input).
 # ==========================================================================================================
-from evalkit.bleu import SMOOTHING  # noqa: E402
-from hypothesis import given  # noqa: E402
 import random  # noqa: E402
+from hypothesis import given  # noqa: E402
 from hypothesis import settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from evalkit.bleu import SMOOTHING  # noqa: E402
 
 
 WORDS = st.sampled_from("the a cat dog sat on mat is in garden".split())
@@ -786,8 +786,8 @@ def test_tokenization_changes_the_score(tok, printed):
 # Moved from tests/test_fast_bleu.py:
 # The fast path (evalkit.fast) computes exactly what the readable implementation computes.
 # ==========================================================================================================
-from evalkit.bleu import corpus_stats  # noqa: E402
 import numpy as np  # noqa: E402
+from evalkit.bleu import corpus_stats  # noqa: E402
 from evalkit.bleu import segment_matrix  # noqa: E402
 
 

@@ -11,16 +11,16 @@ from __future__ import annotations
 # measures (within a factor of 2), and the tokenizer caches of evalkit.tokenize keep short texts only.
 # (Issue 10: the ROUGE profile cache held 3.9 GB; 4 reference indexes held 3.0 GB for a 167 MB input.)
 # ==========================================================================================================
+import gc  # noqa: E402
+import random  # noqa: E402
+import tracemalloc  # noqa: E402
+import pytest  # noqa: E402
+import evalkit  # noqa: E402
 from evalkit import bleu  # noqa: E402
 from evalkit import chrf  # noqa: E402
-import evalkit  # noqa: E402
 from evalkit import fast  # noqa: E402
-import gc  # noqa: E402
-import pytest  # noqa: E402
-import random  # noqa: E402
 from evalkit import rouge_many  # noqa: E402
 from evalkit import tokenize  # noqa: E402
-import tracemalloc  # noqa: E402
 
 
 WORDS = [f"word{i}" for i in range(3000)]
@@ -215,10 +215,10 @@ def test_chrf_reference_cache_is_reported_cleared_and_accounted(wmt17):
 # numbers as the readable code.  (Issue 10: the ROUGE-L bit masks of a cached reference were published
 # half-built, and 4 threads scoring against one long reference gave 29 of 40 wrong ROUGE-L values.)
 # ==========================================================================================================
+import sys  # noqa: E402
 from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 from evalkit import lcs  # noqa: E402
 from evalkit import rouge  # noqa: E402
-import sys  # noqa: E402
 
 
 WORDS_THREADS = [f"w{i}" for i in range(200)]

@@ -94,8 +94,8 @@ def test_every_lesson_is_executed_in_order_without_errors():
 # Each group quotes the finding it pins.  Expected numbers are computed by hand in the test or by the peer
 # library (NLTK, sacreBLEU, rouge-score, gleu) at test time.
 # ==========================================================================================================
-from evalkit import bleu  # noqa: E402
 import numpy as np  # noqa: E402
+from evalkit import bleu  # noqa: E402
 
 
 HYP = "the cat sat on the mat"

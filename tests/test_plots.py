@@ -350,13 +350,13 @@ def test_place_labels_keeps_inside_bounds():
 # The BLEU lessons' plots and tables: each test checks the numbers a figure or table shows against
 # evalkit's scoring functions (or against arithmetic done by hand in a comment).
 # ==========================================================================================================
-from evalkit.bleu import SMOOTHING  # noqa: E402
-from evalkit.bleu import brevity_penalty  # noqa: E402
 import math  # noqa: E402
+from evalkit import tables  # noqa: E402
+from evalkit.bleu import brevity_penalty  # noqa: E402
 from evalkit.bleu import score_stats  # noqa: E402
 from evalkit.bleu import sentence_bleu  # noqa: E402
 from evalkit.bleu import sentence_stats  # noqa: E402
-from evalkit import tables  # noqa: E402
+from evalkit.bleu import SMOOTHING  # noqa: E402
 
 
 HYP = "the cat sat on the mat"

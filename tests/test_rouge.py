@@ -1008,11 +1008,11 @@ def test_rouge_lsum_of_several_lines_still_takes_the_union_lcs():
 # lessons keep theirs), in memory proportional to the number of segments, not segments x resamples.
 # (Issue 10: 1,000 resamples needed 3 GB at 100k segments and raised MemoryError at 150k.)
 # ==========================================================================================================
-from evalkit.rouge import RougeScore  # noqa: E402
 import gc  # noqa: E402
+import tracemalloc  # noqa: E402
 import numpy as np  # noqa: E402
 from evalkit import rouge_corpus  # noqa: E402
-import tracemalloc  # noqa: E402
+from evalkit.rouge import RougeScore  # noqa: E402
 
 
 def all_at_once(segments, average, n_samples, confidence, seed):

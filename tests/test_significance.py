@@ -1011,13 +1011,13 @@ def test_scores_are_corpus_chrf_and_corpus_ter(wmt17, evalkit_chrf_ter):
 # The systems: the uncorrected sentences (the baseline: a system that changes nothing), the first human
 # correction, and a mix of the two; the references are the other three corrections.
 # ==========================================================================================================
-from evalkit.rouge_corpus import ROUGE_SCORES  # noqa: E402
-from evalkit.gleu import corpus_gleu  # noqa: E402
-from evalkit.rouge_corpus import corpus_rouge  # noqa: E402
-from evalkit import data  # noqa: E402
 import doctest  # noqa: E402
 from hypothesis import example  # noqa: E402
+from evalkit import data  # noqa: E402
+from evalkit.gleu import corpus_gleu  # noqa: E402
 from evalkit.gleu import gleu_reference_picks  # noqa: E402
+from evalkit.rouge_corpus import corpus_rouge  # noqa: E402
+from evalkit.rouge_corpus import ROUGE_SCORES  # noqa: E402
 
 
 @pytest.fixture(scope="module", params=["test", "dev"])
