@@ -54,8 +54,14 @@ def pytest_xdist_make_scheduler(config, log):
     return SpreadSlowTests(config, log)
 
 
+def _runs_a_lesson(item) -> bool:
+    return item.nodeid.startswith(SPREAD) or item.nodeid.split("::")[0].endswith(".ipynb")
+
+
 def pytest_collection_modifyitems(config, items):
-    """Mark the property tests, and under the ``test`` profile cap their examples at TEST_EXAMPLES."""
+    """Run the lessons first (the notebooks and SPREAD, the longest units, so that the workers finish
+    together); mark the property tests, and under the ``test`` profile cap their examples at TEST_EXAMPLES."""
+    items[:] = sorted(items, key=lambda item: not _runs_a_lesson(item))  # stable: each unit keeps its order
     for item in items:
         test = getattr(item, "obj", None)
         if not getattr(test, "is_hypothesis_test", False):
