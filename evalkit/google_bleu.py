@@ -70,17 +70,17 @@ def google_bleu_stats(
     """The statistics against the reference with the best matches / max(hyp, ref) (first on ties);
     ``None`` when there is nothing to count (empty hypothesis and empty references)."""
     hyp = pooled_ngram_counts(hypothesis, min_order, max_order)
-    hyp_total = sum(hyp.values())
+    hyp_len = sum(hyp.values())
     best = None
     for reference in references:
         ref = pooled_ngram_counts(reference, min_order, max_order)
-        ref_total = sum(ref.values())
-        denominator = max(hyp_total, ref_total)
+        ref_len = sum(ref.values())
+        denominator = max(hyp_len, ref_len)
         if denominator == 0:
             continue
         matches = sum((hyp & ref).values())  # Counter & Counter keeps min(count in hyp, count in ref)
         if best is None or matches / denominator > best.matches / best.denominator:
-            best = GoogleBLEUStats(matches, hyp_total, ref_total, denominator)
+            best = GoogleBLEUStats(matches, hyp_len, ref_len, denominator)
     return best
 
 
@@ -95,18 +95,18 @@ def google_bleu_stats_fast(
 
     orders = range(min_order, max_order + 1)
     hyp = fast.counts_and_once(hypothesis, max_order)[min_order - 1 :]
-    hyp_total = sum(max(0, len(hypothesis) - n + 1) for n in orders)
+    hyp_len = sum(max(0, len(hypothesis) - n + 1) for n in orders)
     best = None
     for reference in references:
-        ref_total = sum(max(0, len(reference) - n + 1) for n in orders)
-        denominator = max(hyp_total, ref_total)
+        ref_len = sum(max(0, len(reference) - n + 1) for n in orders)
+        denominator = max(hyp_len, ref_len)
         if denominator == 0:
             continue
         matches = 0
         for (h, h_once), (r, r_once) in zip(hyp, fast.counts_and_once(reference, max_order)[min_order - 1 :]):
             matches += fast.clipped_total(h, r, once=h_once or r_once)
         if best is None or matches / denominator > best.matches / best.denominator:
-            best = GoogleBLEUStats(matches, hyp_total, ref_total, denominator)
+            best = GoogleBLEUStats(matches, hyp_len, ref_len, denominator)
     return best
 
 

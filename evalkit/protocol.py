@@ -78,32 +78,28 @@ class AdditiveStats:
     __slots__ = ()
 
     def __add__(self, other: Any) -> Any:
-        if type(other) is not type(self):
+        cls = type(self)
+        if type(other) is not cls:
             return NotImplemented
-        name = type(self).__name__
-        for f in fields(self):  # type: ignore[arg-type]
-            a, b = getattr(self, f.name), getattr(other, f.name)
-            if f.metadata.get("add", SUM) == SAME and a != b:
-                what = f.metadata.get("what") or "settings"
-                raise ValueError(f"cannot add {name} counted with different {what} ({f.name}={a!r} and {b!r})")
-        values = {}
-        for f in fields(self):  # type: ignore[arg-type]
-            a, b = getattr(self, f.name), getattr(other, f.name)
-            rule = f.metadata.get("add", SUM)
-            if rule == SAME:
-                values[f.name] = a
-            elif rule == COMMON:
-                values[f.name] = a if a == b else None
-            elif isinstance(a, tuple):
+        same, kept, summed = _PLANS.get(cls) or _plan(cls)
+        for name, what in same:  # the settings first: statistics counted differently do not add
+            a, b = getattr(self, name), getattr(other, name)
+            if a != b:
+                raise ValueError(f"cannot add {cls.__name__} counted with different {what} ({name}={a!r} and {b!r})")
+        values = {name: getattr(self, name) for name, _ in same}
+        for name in kept:
+            a = getattr(self, name)
+            values[name] = a if a == getattr(other, name) else None
+        for name in summed:
+            a, b = getattr(self, name), getattr(other, name)
+            if isinstance(a, tuple):
                 if len(a) != len(b):
-                    raise ValueError(
-                        f"cannot add {name} of max order {len(a)} and {len(b)} ({f.name} has {len(a)} and "
-                        f"{len(b)} orders)"
-                    )
-                values[f.name] = tuple(x + y for x, y in zip(a, b))
+                    raise ValueError(f"cannot add {cls.__name__} of max order {len(a)} and {len(b)} ({name} has "
+                                     f"{len(a)} and {len(b)} orders)")
+                values[name] = tuple(x + y for x, y in zip(a, b))
             else:
-                values[f.name] = a + b
-        return type(self)(**values)
+                values[name] = a + b
+        return cls(**values)
 
     def __radd__(self, other: Any) -> Any:
         if other == 0:  # lets the built-in sum() start from 0
@@ -137,6 +133,25 @@ class AdditiveStats:
             else:
                 values[f.name], i = row[i], i + 1
         return cls(**values, **settings)
+
+
+# How each statistics class adds, worked out once per class from its fields' metadata:
+# (settings as (name, what), fields kept when equal, fields summed).
+_PLANS: dict[type, tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _plan(cls: type) -> tuple:
+    same, kept, summed = [], [], []
+    for f in fields(cls):  # type: ignore[arg-type]
+        rule = f.metadata.get("add", SUM)
+        if rule == SAME:
+            same.append((f.name, f.metadata.get("what") or "settings"))
+        elif rule == COMMON:
+            kept.append(f.name)
+        else:
+            summed.append(f.name)
+    _PLANS[cls] = plan = (tuple(same), tuple(kept), tuple(summed))
+    return plan
 
 
 def _is_tuple(f) -> bool:
