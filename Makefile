@@ -6,7 +6,7 @@
 #               the peers' slow numbers are read from tests/peers/ (see tests/README.md)
 #   make conformance  the tests marked conformance with the peers run live (sacreBLEU, NLTK, rouge-score, gleu:
 #               every recorded number in tests/peers/ computed again, a failure if one drifted) and the
-#               property tests at their full number of examples; about 10 minutes
+#               property tests at their full number of examples; about 11 minutes on 2 cores
 #   make peers  record the peers' slow numbers again into tests/peers/ (after a pinned peer changes)
 # For teachers (see notebooks/README.md, the teacher's guide); all work offline once installed:
 #   make exercises  student editions and printable sheets -> exercises/, answer keys -> answer-keys/
