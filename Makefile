@@ -1,12 +1,12 @@
 # evalkit: two commands do all the set-up.
 #   make lab    make .venv if missing, install the lessons' packages, open JupyterLab on the student editions
 #               (make lab EDITION=teacher opens the lessons with their answers)
-#   make test   the same set-up plus the test packages, then every test (unit, property, conformance, nbval
-#               over the notebooks, the browser tests), in parallel (TEST_WORKERS=auto: one worker per core);
+#   make test   the same set-up plus the test packages, then every test but the slow lesson runs (unit, property,
+#               conformance, nbval over the notebooks, the browser tests), in parallel (TEST_WORKERS=auto: one worker per core);
 #               the peers' slow numbers are read from tests/peers/ (see tests/README.md)
 #   make conformance  the tests marked conformance with the peers run live (sacreBLEU, NLTK, rouge-score, gleu:
 #               every recorded number in tests/peers/ computed again, a failure if one drifted) and the
-#               property tests at their full number of examples; about 11 minutes on 2 cores
+#               property tests at their full number of examples, and the slow lesson runs
 #   make peers  record the peers' slow numbers again into tests/peers/ (after a pinned peer changes)
 # For teachers (see notebooks/README.md, the teacher's guide); all work offline once installed:
 #   make exercises  student editions and printable sheets -> exercises/, answer keys -> answer-keys/
@@ -79,12 +79,12 @@ lab: install
 
 # EVALKIT_HYPOTHESIS and EVALKIT_PEERS are read by tests/conftest.py and tests/peers/.
 test: install-test
-	EVALKIT_HYPOTHESIS=test EVALKIT_PEERS=recorded $(PYTEST) tests evalkit --doctest-modules $(NOTEBOOKS) \
+	EVALKIT_HYPOTHESIS=test EVALKIT_PEERS=recorded $(PYTEST) -m "not slow" tests evalkit --doctest-modules $(NOTEBOOKS) \
 		--nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 \
 		$(PYTEST_ARGS)
 
 conformance: install-test
-	EVALKIT_HYPOTHESIS=thorough EVALKIT_PEERS=live $(PYTEST) tests -m "conformance or property" $(PYTEST_ARGS)
+	EVALKIT_HYPOTHESIS=thorough EVALKIT_PEERS=live $(PYTEST) tests -m "conformance or property or slow" $(PYTEST_ARGS)
 
 peers: install-test
 	$(BIN)/python -m tests.peers

@@ -92,7 +92,7 @@ def test_make_test_reads_the_recorded_peers_and_make_conformance_runs_them_live(
     assert re.search(r"^conformance: install-test$", MAKEFILE, re.M)
     assert "EVALKIT_PEERS=recorded" in test and "EVALKIT_HYPOTHESIS=test" in test
     assert "EVALKIT_PEERS=live" in conformance and "EVALKIT_HYPOTHESIS=thorough" in conformance
-    assert '-m "conformance or property"' in conformance
+    assert '-m "conformance or property or slow"' in conformance
     for target in (test, conformance):  # in parallel, a module (or a notebook) per worker
         assert "$(PYTEST)" in target
     assert re.search(r"^PYTEST := \$\(BIN\)/python -m pytest -n \$\(TEST_WORKERS\) --dist loadscope$", MAKEFILE, re.M)
