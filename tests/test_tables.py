@@ -1,9 +1,19 @@
-"""evalkit.tables: the pandas views of the metrics' steps agree with the metrics they show."""
+"""evalkit.tables: the pandas views of the metrics' steps agree with the metrics they show (the BLEU lessons'
+tables checked against evalkit's scoring functions, or against arithmetic done by hand in a comment)."""
 
 from __future__ import annotations
 
+import math
+
+import pytest
+
+from evalkit import tables
+from evalkit.bleu import SMOOTHING, score_stats, sentence_stats
 from evalkit.chrf import sentence_chrf
 from evalkit.tables import chrf_table
+
+HYP = "the cat sat on the mat"
+REF = "the cat is on the mat"
 
 
 def test_chrf_table_lists_every_ngram():
@@ -12,31 +22,6 @@ def test_chrf_table_lists_every_ngram():
     assert t["matched"].sum() == sentence_chrf("the cat", ["the hat"]).orders[1].matches
 
 
-# ==========================================================================================================
-# Moved from tests/test_bleu_lessons.py:
-# The BLEU lessons' plots and tables: each test checks the numbers a figure or table shows against
-# evalkit's scoring functions (or against arithmetic done by hand in a comment).
-# ==========================================================================================================
-import math  # noqa: E402
-import matplotlib.pyplot as plt  # noqa: E402
-import pytest  # noqa: E402
-from evalkit import tables  # noqa: E402
-from evalkit.bleu import score_stats  # noqa: E402
-from evalkit.bleu import sentence_stats  # noqa: E402
-from evalkit.bleu import SMOOTHING  # noqa: E402
-
-
-HYP = "the cat sat on the mat"
-REF = "the cat is on the mat"
-
-
-@pytest.fixture
-def _close_figures():
-    yield
-    plt.close("all")
-
-
-@pytest.mark.usefixtures('_close_figures')
 def test_smoothing_table_rows_equal_score_stats():
     stats = sentence_stats(HYP, [REF], max_order=5)
     df = tables.bleu_smoothing_table(stats)
@@ -50,7 +35,6 @@ def test_smoothing_table_rows_equal_score_stats():
     assert [df.loc["method2", f"p{n}"] for n in range(1, 5)] == pytest.approx([5 / 6, 4 / 6, 2 / 5, 1 / 4])
 
 
-@pytest.mark.usefixtures('_close_figures')
 def test_smoothing_table_refused_method_shows_the_reason_not_nan():
     stats = sentence_stats("a b c", ["a b x"])
     df = tables.bleu_smoothing_table(stats, methods=["method1", "method5", "method6", "method7"])
@@ -67,7 +51,6 @@ def test_smoothing_table_refused_method_shows_the_reason_not_nan():
     assert rounded.loc["method1", "BLEU"] == round(score_stats(stats, smoothing="method1").score, 4)
 
 
-@pytest.mark.usefixtures('_close_figures')
 def test_smoothing_table_is_numeric_when_every_method_scores():
     df = tables.bleu_smoothing_table(sentence_stats(HYP, [REF], max_order=5))
     assert all(df[c].dtype == float for c in ("p1", "p2", "p3", "p4", "BLEU"))
@@ -81,13 +64,11 @@ SCORES = {
 }
 
 
-@pytest.mark.usefixtures('_close_figures')
 def test_ranks_by_hand():
     assert tables.bleu_ranks({"A": 3.0, "B": 5.0, "C": 1.0}) == {"B": 1, "A": 2, "C": 3}
     assert tables.bleu_ranks({"A": 2.0, "B": 2.0, "C": 1.0}) == {"A": 1, "B": 1, "C": 3}  # ties share
 
 
-@pytest.mark.usefixtures('_close_figures')
 def test_system_table():
     df = tables.bleu_system_table(SCORES)
     assert list(df.index) == ["A", "B", "C"]
