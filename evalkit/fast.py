@@ -697,16 +697,6 @@ class PackedRows:
 
 
 # --------------------------------------------------------------------------------------------------------
-# Bootstrap draws in chunks: moved to evalkit.resample
-# --------------------------------------------------------------------------------------------------------
-def uniform_draws_in_chunks(rng, high: int, shape: tuple[int, int], max_elements: int = 2**20):
-    """:func:`evalkit.resample.uniform_draws_in_chunks`, under the name it had here."""
-    from .resample import uniform_draws_in_chunks as draws
-
-    return draws(rng, high, shape, max_elements)
-
-
-# --------------------------------------------------------------------------------------------------------
 # Texts as integer units
 # --------------------------------------------------------------------------------------------------------
 def code_points(texts):

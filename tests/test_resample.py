@@ -231,3 +231,27 @@ def test_bad_rule_is_refused():
         Interval.from_samples([1.0, 2.0], rule="koehn")
     with pytest.raises(ValueError, match="95% only"):
         Interval.from_samples([1.0, 2.0], 0.9, rule="sacrebleu")
+
+
+# ==========================================================================================================
+# From tests/test_bootstrap_memory.py (marks: hardening):
+# The ROUGE bootstrap resamples in chunks: the same numbers as drawing every resample at once (so the
+# lessons keep theirs), in memory proportional to the number of segments, not segments x resamples.
+# (Issue 10: 1,000 resamples needed 3 GB at 100k segments and raised MemoryError at 150k.)
+# ==========================================================================================================
+@pytest.mark.hardening
+@pytest.mark.parametrize("high,shape,chunk", [(2, (7, 2), 2), (3, (5, 3), 4), (1000, (40, 1000), 3000),
+                                              (99_991, (12, 99_991), 200_000), (1, (4, 1), 1), (6, (9, 6), 1)])
+def test_draws_in_chunks_equal_one_call(high, shape, chunk):
+    for seed in (0, 1, 12345):
+        got = np.concatenate(list(uniform_draws_in_chunks(np.random.default_rng(seed), high, shape, chunk)))
+        assert np.array_equal(got, np.random.default_rng(seed).integers(0, high, size=shape))
+
+
+@pytest.mark.hardening
+def test_draws_in_chunks_equal_one_call_with_many_rejections():
+    # high just above 2**31: about half of the 32-bit candidates are rejected, so chunks end mid-word
+    high = 2**31 + 12345
+    for seed in (0, 7):
+        got = np.concatenate(list(uniform_draws_in_chunks(np.random.default_rng(seed), high, (50, 3), 5)))
+        assert np.array_equal(got, np.random.default_rng(seed).integers(0, high, size=(50, 3)))
