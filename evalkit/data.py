@@ -9,6 +9,7 @@ Nothing is downloaded: the files are part of the repository, so the lessons work
 
 from __future__ import annotations
 
+import csv
 import gzip
 import json
 import os
@@ -166,6 +167,137 @@ def marked_sentences(text: str) -> list[str]:
         raise TypeError(f"text is a {type(text).__name__}; expected a string with <t> ... </t> marks")
     sentences = (s.strip() for s in _SENTENCE_MARK.split(text))
     return [s for s in sentences if s]
+
+
+# --- MQM: expert error annotations of the WMT21 TED talks (Freitag et al., 2021) --------------------------
+MQM_PAIRS = {"en-de": "ende", "zh-en": "zhen"}
+# The annotation files call the human references "ref" and "refB"; the avg files and the published table
+# call them "ref-A" and "ref-B".  The loaders use the published names.
+_MQM_SYSTEM_NAMES = {"ref": "ref-A", "refB": "ref-B"}
+_MQM_COLUMNS = ["system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity"]
+_SPAN_MARK = re.compile(r"</?v>")
+
+
+@dataclass(frozen=True)
+class MQMError:
+    """One row of an MQM annotation file: one error a rater marked in one system's translation of one
+    segment (or ``category == severity == "No-error"`` for a translation with none).  ``target`` keeps the
+    error's span marked ``<v>…</v>`` (``source`` too, for a ``Source error``); :func:`strip_span_marks`
+    removes the marks."""
+
+    system: str
+    doc: str
+    doc_id: int
+    seg_id: int
+    rater: str
+    source: str
+    target: str
+    category: str
+    severity: str
+    comment: str = ""
+
+
+@dataclass(frozen=True)
+class MQMData:
+    """The MQM annotations of one language pair of the WMT21 TED talks test suite.
+
+    ``errors``: every row of the file, in file order.  ``seg_ids``: the rated segments, in order.
+    ``sources[i]`` is the source text of segment ``seg_ids[i]``, ``texts[system][i]`` that system's
+    translation of it (span marks removed).  The human references are systems too: ``ref-A`` (en-de and
+    zh-en) and ``ref-B`` (zh-en only), so any system can be scored against a reference.
+    """
+
+    pair: str
+    errors: tuple[MQMError, ...]
+    seg_ids: tuple[int, ...]
+    sources: tuple[str, ...]
+    texts: Mapping[str, tuple[str, ...]]
+
+    @property
+    def systems(self) -> list[str]:
+        return list(self.texts)
+
+
+def strip_span_marks(text: str) -> str:
+    """The translation without the ``<v>`` and ``</v>`` marks around an error's span.
+
+    >>> strip_span_marks("Ich möchte <v>euch</v> alle bitten")
+    'Ich möchte euch alle bitten'
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text is a {type(text).__name__}; expected a string with <v> ... </v> marks")
+    return _SPAN_MARK.sub("", text)
+
+
+def _mqm_file(pair: str, kind: str) -> Path:
+    check_choice("pair", pair, tuple(MQM_PAIRS))
+    return data_dir() / "human" / "mqm-ted" / f"mqm_ted_{MQM_PAIRS[pair]}{kind}.tsv.gz"
+
+
+def mqm_ted(pair: str = "en-de") -> MQMData:
+    """The expert MQM annotations of the WMT21 TED talks (``"en-de"`` or ``"zh-en"``), Apache 2.0.
+
+    The file is read with ``csv.QUOTE_NONE``: its texts hold quote characters that are text, not quoting.
+    Every (system, segment) must have one text, the same in every row once the span marks are removed, and
+    every system the same segments (checked: a ValueError says which does not).
+
+    >>> mqm = mqm_ted("en-de")
+    >>> len(mqm.errors), len(mqm.seg_ids), mqm.systems[:2], len(mqm.systems)
+    (8435, 529, ['eTranslation', 'Facebook-AI'], 14)
+    """
+    with gzip.open(_mqm_file(pair, ""), "rt", encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    header, rows = rows[0], rows[1:]
+    if header[: len(_MQM_COLUMNS)] != _MQM_COLUMNS:
+        raise ValueError(f"unexpected columns in the MQM file of {pair}: {header}")
+    errors, sources, texts = [], {}, {}
+    for number, row in enumerate(rows, start=2):
+        if len(row) != len(header):
+            raise ValueError(f"MQM {pair}, line {number}: {len(row)} fields, expected {len(header)}")
+        fields = dict(zip(header, row))
+        error = MQMError(
+            system=_MQM_SYSTEM_NAMES.get(fields["system"], fields["system"]), doc=fields["doc"],
+            doc_id=int(fields["doc_id"]), seg_id=int(fields["seg_id"]), rater=fields["rater"],
+            source=fields["source"], target=fields["target"], category=fields["category"],
+            severity=fields["severity"], comment=fields.get("comment", ""),
+        )
+        errors.append(error)
+        plain = strip_span_marks(error.target)
+        if texts.setdefault((error.system, error.seg_id), plain) != plain:
+            raise ValueError(f"MQM {pair}: {error.system} has two different texts for segment {error.seg_id}")
+        source = strip_span_marks(error.source)  # a "Source error" marks its span in the source
+        if sources.setdefault(error.seg_id, source) != source:
+            raise ValueError(f"MQM {pair}: segment {error.seg_id} has two different sources")
+    seg_ids = tuple(sorted(sources))
+    systems = list(dict.fromkeys(e.system for e in errors))
+    by_system = {}
+    for system in sorted(systems, key=str.lower):
+        missing = [i for i in seg_ids if (system, i) not in texts]
+        if missing:
+            raise ValueError(f"MQM {pair}: {system} has no text for segments {missing[:5]}")
+        by_system[system] = tuple(texts[system, i] for i in seg_ids)
+    return MQMData(pair, tuple(errors), seg_ids, tuple(sources[i] for i in seg_ids), MappingProxyType(by_system))
+
+
+def mqm_ted_avg_seg_scores(pair: str = "en-de") -> dict[str, dict[int, float | None]]:
+    """The per-segment scores shipped beside the annotations (``*.avg_seg_scores.tsv.gz``): by system, by
+    segment id, the MQM score averaged over raters **with the file's sign**, −MQM (higher is better), or
+    ``None`` where the segment was not rated.  Systems keep the file's names (``ref-A``, ``ref-B``).
+
+    >>> avg = mqm_ted_avg_seg_scores("en-de")
+    >>> len(avg), len(avg["Nemo"]), sum(v is not None for v in avg["Nemo"].values())
+    (14, 606, 529)
+    """
+    lines = read_lines(_mqm_file(pair, ".avg_seg_scores"))
+    if lines[0].split() != ["system", "mqm_avg_score", "seg_id"]:
+        raise ValueError(f"unexpected columns in the MQM avg file of {pair}: {lines[0]!r}")
+    scores: dict[str, dict[int, float | None]] = {}
+    for line in lines[1:]:
+        if not line:
+            continue
+        system, value, seg_id = line.split()  # the file separates its columns by a tab and a space
+        scores.setdefault(system, {})[int(seg_id)] = None if value == "None" else float(value)
+    return scores
 
 
 # --- JFLEG ------------------------------------------------------------------------------------------------

@@ -83,3 +83,41 @@ def test_marked_sentences():
         # nothing but the marks and the spaces around them is lost
         assert " ".join(text.replace("<t>", " ").replace("</t>", " ").split()) == " ".join(" ".join(sentences).split())
 
+
+
+# ------------------------------------------------------------------------------------------ MQM (WMT21 TED)
+@pytest.mark.parametrize("pair, systems, rows", [("en-de", 14, 8435), ("zh-en", 15, 9915)])
+def test_mqm_ted_reads_every_row_and_one_text_per_system_and_segment(pair, systems, rows):
+    mqm = data.mqm_ted(pair)
+    assert len(mqm.errors) == rows and len(mqm.systems) == systems and len(mqm.seg_ids) == 529
+    assert "ref-A" in mqm.systems and ("ref-B" in mqm.systems) == (pair == "zh-en")
+    assert all(len(texts) == 529 for texts in mqm.texts.values()) and len(mqm.sources) == 529
+    assert not any("<v>" in t or "</v>" in t for texts in mqm.texts.values() for t in texts)
+    # the raw file, read here with the csv module's default quoting, would glue rows together at a quote
+    # character: QUOTE_NONE reads one record per line
+    path = data.data_dir() / "human" / "mqm-ted" / f"mqm_ted_{data.MQM_PAIRS[pair]}.tsv.gz"
+    with gzip.open(path, "rt", encoding="utf-8", newline="") as f:
+        lines = f.read().count("\n")
+    assert lines == rows + 1
+    first = mqm.errors[0]
+    assert isinstance(first.seg_id, int) and first.target.count("<v>") == first.target.count("</v>")
+    assert any('"' in t for texts in mqm.texts.values() for t in texts)
+
+
+def test_mqm_ted_text_of_a_marked_row_is_the_text_without_its_marks():
+    mqm = data.mqm_ted("en-de")
+    marked = next(e for e in mqm.errors if "<v>" in e.target)
+    position = mqm.seg_ids.index(marked.seg_id)
+    assert mqm.texts[marked.system][position] == marked.target.replace("<v>", "").replace("</v>", "")
+    assert data.strip_span_marks("a <v>b</v> c") == "a b c"
+    with pytest.raises(TypeError):
+        data.strip_span_marks(None)
+    with pytest.raises(ValueError, match="pair"):
+        data.mqm_ted("de-en")
+
+
+def test_mqm_ted_avg_seg_scores_keep_the_files_sign_and_nones():
+    avg = data.mqm_ted_avg_seg_scores("zh-en")
+    assert set(avg) == set(data.mqm_ted("zh-en").systems)
+    values = [v for by_seg in avg.values() for v in by_seg.values()]
+    assert sum(v is None for v in values) == 4710 and all(v <= 0 for v in values if v is not None)
