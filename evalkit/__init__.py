@@ -24,6 +24,8 @@ Where things live (hypothesis first, references second, everywhere; a tokenizer 
 ``significance``    paired bootstrap and approximate randomization (Koehn 2004; Riezler & Maxwell 2005)
                     of any registered metric (BLEU, chrF/chrF++, TER, ROUGE, GEC GLEU), through the protocol
 ``correlation``     Pearson and Kendall correlation with human scores, with bootstrap intervals
+``mqm``             expert MQM error annotations scored (rating, segment, system); pairwise accuracy and
+                    segment-level Kendall against them, bootstrapped over segments through the protocol
 ``resample``        seeded bootstrap draws in chunks and the one ``Interval`` (significance, rouge_corpus and
                     correlation resample through it)
 ``rouge``           ROUGE of one hypothesis: N, L, Lsum, W, S, SU, and the multi-reference rules
@@ -35,7 +37,7 @@ Where things live (hypothesis first, references second, everywhere; a tokenizer 
                     step, ``chrf_table`` among them
 ``plots``           matplotlib figures, ``plot_agreement`` (metric against human scores) among them
 ``widgets``         the BLEU weights explorer (ipywidgets), with its table and bars as HTML and SVG
-``data``            the corpora shipped in ``data/``
+``data``            the corpora shipped in ``data/`` (the MQM annotations among them)
 ==================  ======================================================================================
 
 Importing ``evalkit`` imports none of them; :func:`clear_caches` and :func:`cache_info` reach the caches
