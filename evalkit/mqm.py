@@ -146,14 +146,19 @@ def _check_scores(scores: Any, name: str) -> dict[str, float]:
     return dict(scores)
 
 
+def _check_same_systems(a: Mapping, b: Mapping, a_name: str, b_name: str) -> None:
+    """``a`` and ``b`` name the same systems, at least 3 of them."""
+    if set(a) != set(b):
+        raise ValueError(f"{a_name} and {b_name} must name the same systems; only {a_name} has {sorted(set(a) - set(b))}, "
+                         f"only {b_name} has {sorted(set(b) - set(a))}")
+    if len(b) < 3:
+        raise ValueError(f"agreement needs at least 3 systems, got {len(b)}")
+
+
 def _paired(metric: Any, human: Any) -> tuple[list[str], list[float], list[float]]:
     """The systems both dicts score (the same set, at least 3) with their two scores, in ``human``'s order."""
     m, h = _check_scores(metric, "metric"), _check_scores(human, "human")
-    if set(m) != set(h):
-        raise ValueError(f"metric and human must score the same systems; only the metric has {sorted(set(m) - set(h))}, "
-                         f"only the humans have {sorted(set(h) - set(m))}")
-    if len(h) < 3:
-        raise ValueError(f"agreement needs at least 3 systems, got {len(h)}")
+    _check_same_systems(m, h, "metric", "human")
     names = list(h)
     return names, [m[k] for k in names], [h[k] for k in names]
 
@@ -186,11 +191,7 @@ def _segment_items(metric: Any, human: Any) -> tuple[list[float], list[float]]:
     for name, table in (("metric", metric), ("human", human)):
         if not isinstance(table, Mapping) or not all(isinstance(v, Mapping) for v in table.values()):
             raise TypeError(f"{name} must be a dict of system -> dict of segment id -> score")
-    if set(metric) != set(human):
-        raise ValueError(f"metric and human must score the same systems; only the metric has "
-                         f"{sorted(set(metric) - set(human))}, only the humans have {sorted(set(human) - set(metric))}")
-    if len(human) < 3:
-        raise ValueError(f"segment-level agreement needs at least 3 systems, got {len(human)}")
+    _check_same_systems(metric, human, "metric", "human")
     xs, ys = [], []
     for system, segments in human.items():
         if set(metric[system]) != set(segments):
@@ -277,12 +278,8 @@ def bootstrap_system_agreement(
     check_seed(seed)
     if not isinstance(statistics, Mapping) or not isinstance(mqm, Mapping):
         raise TypeError("statistics and mqm must be dicts keyed by system name")
-    if set(statistics) != set(mqm):
-        raise ValueError(f"statistics and mqm must name the same systems; only statistics has "
-                         f"{sorted(set(statistics) - set(mqm))}, only mqm has {sorted(set(mqm) - set(statistics))}")
+    _check_same_systems(statistics, mqm, "statistics", "mqm")
     names = list(mqm)
-    if len(names) < 3:
-        raise ValueError(f"agreement needs at least 3 systems, got {len(names)}")
     mats = [np.asarray(statistics[s], dtype=np.int64) for s in names]
     n = len(mats[0])
     for system, m in zip(names, mats):
