@@ -26,12 +26,14 @@ oriented so that **higher is better**: pass ``-MQM`` (:func:`human_scores` does)
   metric orders as the humans do, sign(metric difference) == sign(human difference).  A tie counts as a
   third order: a pair tied on one side and not on the other is a disagreement, a pair tied on both sides an
   agreement (as ``Agreement`` in google-research/mt-metrics-eval, ``stats.py``, computes it).
-- :func:`segment_kendall_tau`: Kendall's tau-b over all rated (system, segment) items at once, the
-  "no grouping" of WMT21's segment-level results: mt-metrics-eval's ``Correlation.Kendall()`` (defaults
-  ``average_by="none"``, ``variant="b"``, i.e. ``scipy.stats.kendalltau``), which reproduces the WMT21
-  numbers where its "Kendall-like" statistic does not (google-research/mt-metrics-eval issue #1).  tau-b
-  counts a pair tied on either side as neither concordant nor discordant and shrinks the denominator by the
-  ties: (C - D) / sqrt((P - T_metric) (P - T_human)).
+- :func:`segment_kendall_tau`: Kendall's tau-b over all rated (system, segment) items at once ("no
+  grouping"), WMT21's segment-level statistic: what google-research/mt-metrics-eval's
+  ``Correlation.Kendall()`` computes with its defaults (``average_by="none"``, ``variant="b"``, i.e.
+  ``scipy.stats.kendalltau``), and what a user reproducing the WMT21 TED numbers found they had been computed
+  with, rather than the older "Kendall-like" statistic (mt-metrics-eval issue #1, "WMT21 Reproduce").
+  tau-b counts a pair tied on either side as neither concordant nor discordant and shrinks the denominator
+  by the ties: (C - D) / sqrt((P - T_metric) (P - T_human)).  Where neither side has ties it equals
+  tau-a and scipy's other variants (tests/test_mqm.py checks it against scipy's tau-b).
 - :func:`system_agreement`: Pearson's r, Kendall's tau-b and pairwise accuracy of a metric's system scores.
 - :func:`bootstrap_system_agreement`: the three with bootstrap intervals over *segments* (the same
   resampled segments for every system), on the rows of :func:`system_statistics`: through the metric
