@@ -153,11 +153,13 @@ def test_published_wmt17_ter(wmt17, sacre_corpus):
 
 
 @pytest.mark.conformance
-def test_sentence_ter_equals_sacrebleu_on_every_segment_of_two_systems(wmt17):
+@pytest.mark.parametrize("step", [10, pytest.param(1, marks=pytest.mark.slow)], ids=["every-10th", "every"])
+def test_sentence_ter_equals_sacrebleu_on_every_segment_of_two_systems(wmt17, step):
+    """make test compares every 10th segment (600 pairs, 2 s); make conformance all 6,008 (20 s)."""
     reference, systems = wmt17
     metric = TER()
     for name in TWO_SYSTEMS:
-        for i, (hyp, ref) in enumerate(zip(systems[name], reference)):
+        for i, (hyp, ref) in list(enumerate(zip(systems[name], reference)))[::step]:
             ours = sentence_ter(hyp, [ref])  # the readable search
             theirs = metric.sentence_score(hyp, [ref])
             assert close(ours.score * 100, theirs.score), (name, i)
