@@ -347,4 +347,4 @@ def test_chrf_equals_sacrebleu_on_chinese_japanese_and_korean(lang, word_order):
     ours = corpus_chrf(hyps, [[r] for r in refs], word_order=word_order).score * 100
     theirs = CHRF(word_order=word_order).corpus_score(hyps, [refs]).score
     assert math.isclose(ours, theirs, rel_tol=1e-9, abs_tol=1e-9)
-    assert 30 < ours < 100  # the edited texts share most character n-grams with their references
+    assert 20 < ours < 100  # no tokenizer needed: the pairs share character n-grams whatever their words
