@@ -112,12 +112,15 @@ def _tokenize_13a_cached(text: str) -> tuple[str, ...]:
         for entity, char in _13A_ENTITIES:
             text = text.replace(entity, char)
     # Padding with spaces lets the period/comma rules see the first and last character.
-    text = f" {text} "
+    return tuple(_13a_rules(f" {text} ").split())
+
+
+def _13a_rules(text: str) -> str:
+    """13a's four regular expressions (sacreBLEU's ``TokenizerRegexp``), which ``zh`` applies too."""
     text = _13A_ALWAYS_SPLIT.sub(r" \1 ", text)
     text = _13A_PERIOD_COMMA_AFTER_NON_DIGIT.sub(r"\1 \2 ", text)
     text = _13A_PERIOD_COMMA_BEFORE_NON_DIGIT.sub(r" \1 \2", text)
-    text = _13A_DASH_AFTER_DIGIT.sub(r"\1 \2 ", text)
-    return tuple(text.split())
+    return _13A_DASH_AFTER_DIGIT.sub(r"\1 \2 ", text)
 
 
 def tokenize_13a(text: str) -> list[str]:
@@ -308,12 +311,7 @@ _ZH_SPLIT_OFF = re.compile(
 
 @cache_short_texts(maxsize=2**16)
 def _tokenize_zh_cached(text: str) -> tuple[str, ...]:
-    text = _ZH_SPLIT_OFF.sub(r" \1 ", text.strip())
-    text = _13A_ALWAYS_SPLIT.sub(r" \1 ", text)
-    text = _13A_PERIOD_COMMA_AFTER_NON_DIGIT.sub(r"\1 \2 ", text)
-    text = _13A_PERIOD_COMMA_BEFORE_NON_DIGIT.sub(r" \1 \2", text)
-    text = _13A_DASH_AFTER_DIGIT.sub(r"\1 \2 ", text)
-    return tuple(text.split())
+    return tuple(_13a_rules(_ZH_SPLIT_OFF.sub(r" \1 ", text.strip())).split())  # no padding, unlike 13a
 
 
 def tokenize_zh(text: str) -> list[str]:
