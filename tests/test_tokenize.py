@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
 
+import math
 import warnings
 
 from evalkit import tokenize as tokenize_module
@@ -397,6 +398,35 @@ def test_mecab_is_imported_only_when_asked_for():
             "print(loaded, 'MeCab' in sys.modules, 'mecab_ko' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split("\n")[0] == "[] True False"
+
+
+@pytest.mark.parametrize("name", CJK_TOKENIZERS)
+def test_every_metric_takes_the_cjk_tokenizers_by_name_and_scores_their_tokens(name):
+    """BLEU (sentence, corpus), ROUGE, GLEU, Google's BLEU and the paired bootstrap, given a tokenizer by name,
+    score exactly what they score on the token lists the tokenizer makes."""
+    from evalkit.bleu import corpus_bleu, sentence_bleu
+    from evalkit.gleu import sentence_gleu
+    from evalkit.google_bleu import sentence_google_bleu
+    from evalkit.rouge import rouge_l, rouge_n
+    from evalkit.significance import paired_bootstrap
+
+    pairs = cjk_texts.JAPANESE[:6] + cjk_texts.KOREAN[:6] + [("猫坐在垫子上。", "那只猫坐在垫子上。")]
+    refs, hyps = [r for r, _ in pairs], [h for _, h in pairs]
+    tok = {text: tokenize(text, name) for text in refs + hyps}
+    for ref, hyp in pairs:
+        for metric in (lambda h, r, **o: sentence_bleu(h, [r], smoothing="exp", **o).score,
+                       lambda h, r, **o: sentence_gleu(h, [r], r, **o).score,
+                       lambda h, r, **o: sentence_google_bleu(h, [r], **o).score):
+            assert metric(hyp, ref, tokenize=name) == metric(tok[hyp], tok[ref])
+        # ROUGE takes strings only: the tokens joined by spaces, split again by "none"
+        joined = " ".join(tok[hyp]), [" ".join(tok[ref])]
+        assert rouge_n(hyp, [ref], 2, tokenize=name) == rouge_n(*joined, 2, tokenize="none")
+        assert rouge_l(hyp, [ref], tokenize=name).fmeasure == rouge_l(*joined, tokenize="none").fmeasure
+    by_name = corpus_bleu(hyps, [[r] for r in refs], tokenize=name, smoothing="exp")
+    assert by_name.score == corpus_bleu([tok[h] for h in hyps], [[tok[r]] for r in refs], smoothing="exp").score
+    assert by_name.score > 0 and f"tok:{tokenizer_signature(name)}" in by_name.signature
+    tested = paired_bootstrap(hyps, {"refs": refs}, [[r] for r in refs], n_samples=50, tokenize=name, smoothing="exp")
+    assert math.isclose(tested["baseline"].score, by_name.score, rel_tol=1e-12)
 
 
 # --- the warning about unsegmented Chinese and Japanese names the tokenizer to use -------------------------
