@@ -793,7 +793,8 @@ def test_no_tokenization_warning_where_tokens_are_left(name, hyp, ref, tokenize)
 
 def test_unsplit_chinese_under_unicode_is_named_in_rouge_too():
     _, caught = tokenization_warnings(rouge_n, ZH_HYP, [ZH_REF], 1, tokenize="unicode")
-    assert len(caught) == 1 and 'Use tokenize="unicode-cjk"' in str(caught[0].message)
+    assert len(caught) == 1 and 'Use tokenize="zh"' in str(caught[0].message)
+    assert 'or tokenize="unicode-cjk"' in str(caught[0].message)
 
 
 @pytest.mark.conformance
