@@ -327,3 +327,24 @@ def test_corpus_chrf_reads_as_its_steps_and_reaches_the_formula():
         engine = calls(lambda: corpus_chrf(hyps, refs, word_order=word_order))
         assert ("_fast_counts", "chrf_segment_counts") in {(a, b) for a, b, _ in engine}
         assert [c for c in engine if c[2].endswith("fast.py")]
+
+
+# --- Chinese, Japanese and Korean (issue 21): chrF needs no tokenizer ------------------------------------
+@pytest.mark.conformance
+@pytest.mark.parametrize("word_order", [0, 2])
+@pytest.mark.parametrize("lang", ["zh", "ja", "ko"])
+def test_chrf_equals_sacrebleu_on_chinese_japanese_and_korean(lang, word_order):
+    import cjk_texts
+
+    from evalkit.data import ted_chinese_sources
+
+    if lang == "zh":
+        refs = ted_chinese_sources()
+        hyps = [cjk_texts.edited(s, i) for i, s in enumerate(refs)]
+    else:
+        pairs = cjk_texts.JAPANESE if lang == "ja" else cjk_texts.KOREAN
+        refs, hyps = [r for r, _ in pairs], [h for _, h in pairs]
+    ours = corpus_chrf(hyps, [[r] for r in refs], word_order=word_order).score * 100
+    theirs = CHRF(word_order=word_order).corpus_score(hyps, [refs]).score
+    assert math.isclose(ours, theirs, rel_tol=1e-9, abs_tol=1e-9)
+    assert 20 < ours < 100  # no tokenizer needed: the pairs share character n-grams whatever their words

@@ -311,3 +311,27 @@ def test_stats_with_different_options_do_not_add():
     with pytest.raises(ValueError, match="different normalization"):
         sentence_stats("a", ["a"]) + sentence_stats("a", ["a"], normalized=True)
     assert isinstance(sum([sentence_stats("a", ["a"])] * 2), TERStats)
+
+
+# --- Chinese (issue 21): asian_support splits the characters TER would otherwise keep in one word ---------
+@pytest.mark.conformance
+@pytest.mark.parametrize("normalized, asian_support", [(True, True), (True, False), (False, True)])
+def test_asian_support_equals_sacrebleu_on_the_chinese_ted_sources(normalized, asian_support):
+    import cjk_texts
+
+    from evalkit.data import ted_chinese_sources
+
+    # every 8th of the 529 segments: sacreBLEU's TER takes 15 s on all of them with asian_support
+    refs = ted_chinese_sources()[::8]
+    hyps = [cjk_texts.edited(s, i) for i, s in enumerate(refs)]
+    options = dict(normalized=normalized, asian_support=asian_support)
+    ours = corpus_ter(hyps, [[r] for r in refs], **options)
+    theirs = TER(**options).corpus_score(hyps, [refs])
+    assert close(ours.score * 100, theirs.score), (ours.score, theirs.score)
+    if normalized and asian_support:  # every Chinese character is a word: 20+ words a segment
+        assert ours.ref_len > 20 * len(refs) and ours.score < 0.5
+    else:
+        # a sentence is a few words (split at its spaces and Latin punctuation): almost every word differs.
+        # asian_support acts only inside TERCOM's normalization (and its punctuation removal), so without
+        # normalized=True it changes nothing (sacreBLEU's TercomTokenizer, like TERCOM)
+        assert ours.ref_len < 3 * len(refs) and ours.score > 0.9
