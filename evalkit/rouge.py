@@ -536,13 +536,13 @@ def _check_weight(weight: Any) -> float:
 def _check_max_skip(max_skip: Any) -> int | None:
     if max_skip is None:
         return None
-    if isinstance(max_skip, bool) or not isinstance(max_skip, int):
+    if isinstance(max_skip, bool) or not isinstance(max_skip, numbers.Integral):  # numpy integers too
         raise TypeError(f"max_skip must be an int or None (any gap), got {type(max_skip).__name__}")
     if max_skip < 0:
         raise ValueError(
             f"max_skip must be >= 0 (0 gives ordinary bigrams) or None for an unlimited gap, got {max_skip}"
         )
-    return max_skip
+    return int(max_skip)
 
 
 # --------------------------------------------------------------------------------------------------------

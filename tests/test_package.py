@@ -220,5 +220,10 @@ def test_numpy_integers_are_ints():
         HYP, REFS, char_order=4, word_order=2)
     assert rouge.rouge_n(HYP, REFS, np.int64(2)) == rouge.rouge_n(HYP, REFS, 2)
     assert tables.chrf_table(HYP, REFS[0], np.uint8(3)).equals(tables.chrf_table(HYP, REFS[0], 3))
+    assert rouge.rouge_s(HYP, REFS, max_skip=np.int64(2)) == rouge.rouge_s(HYP, REFS, max_skip=2)
+    gleu = _module("gleu")
+    stats = gleu.segment_stats([HYP, "a dog"], [REFS, ["a dog barked", "the dog"]], [HYP, "un chien"])
+    assert gleu.score_assignments(stats, [np.array([1, 0])]) == gleu.score_assignments(stats, [[1, 0]])
+    assert bleu.sentence_bleu(HYP, REFS, weights=np.array([1, 1])) == bleu.sentence_bleu(HYP, REFS, weights=(1, 1))
     with pytest.raises(TypeError, match="char_order must be an int"):
         chrf.sentence_chrf(HYP, REFS, char_order=np.float64(4))  # a float is not an order, numpy's or not
