@@ -5,7 +5,9 @@ What is here computes the same things with a few ideas (lessons 09 and 10 explai
 
 1. **Cache what repeats.**  When 16 systems are scored against one reference, the reference n-grams are
    the same every time: count them once and keep them (least-recently-used caches keyed by the text,
-   each bounded by an approximate byte budget and safe to share between threads: :class:`BoundedCache`).
+   each bounded by an approximate byte budget and safe to share between threads: :class:`BoundedCache`;
+   together bounded by one overall cap, 1 GiB unless :func:`set_total_cache_budget` or the environment
+   variable ``EVALKIT_CACHE_BUDGET`` says otherwise).
 2. **Let C loops do the work.**  The C loop behind ``Counter`` counts all n-grams of one order in one
    call; set operations find shared n-grams; big-integer arithmetic runs a whole column of the LCS table at once.
 3. **Count with integers instead of strings.**  Every token (or character), then every n-gram, gets an
@@ -14,10 +16,11 @@ What is here computes the same things with a few ideas (lessons 09 and 10 explai
 
 Nothing here knows a metric: this module imports no metric module.  Each metric module owns its ``fast=``
 switch and assembles its statistics from these engines (what only one metric uses lives beside it: chrF's
-in ``chrf.py``, TER's in ``ter_fast.py``).  Sections: a cache bounded by memory; cached tokenizers; n-gram
-counts; the integer n-gram index; text profiles (tokens and what is derived from them); bit-parallel LCS;
-packed sums; bootstrap draws in chunks; texts as integer units (code points); the caches (:func:`cache_info`,
-:func:`clear_caches`, also reachable as ``evalkit.cache_info()`` and ``evalkit.clear_caches()``).
+in ``chrf.py``, TER's in ``ter_fast.py``).  Sections: a cache bounded by memory; one cap over all the
+caches; cached tokenizers; n-gram counts; the integer n-gram index; text profiles (tokens and what is
+derived from them); bit-parallel LCS; packed sums; bootstrap draws in chunks; texts as integer units (code
+points); the caches (:func:`cache_info`, :func:`clear_caches`, also reachable as ``evalkit.cache_info()``
+and ``evalkit.clear_caches()``).
 """
 
 from __future__ import annotations

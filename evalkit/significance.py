@@ -84,15 +84,7 @@ from typing import Any
 import numpy as np
 
 from . import resample
-from ._checks import (
-    check_bool,
-    check_choice,
-    check_corpus,
-    check_int,
-    check_references,
-    check_same_length,
-    check_text,
-)
+from ._checks import check_bool, check_choice, check_corpus, check_int, check_references, check_same_length, check_text
 from .protocol import Metric, get_metric
 from .resample import DEFAULT_SEED, SAMPLES_PER_CHUNK, check_seed, confidence_interval
 
