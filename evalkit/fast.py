@@ -184,9 +184,11 @@ class BoundedCache:
 # The default, 1 GiB, holds a large working set with room to spare (measured when the cap was set: WMT17
 # en-de, 16 systems x 3,004 segments, BLEU under the tokenizers 13a, intl, none and char, then chrF++ and
 # ROUGE-1/2/L, left 0.51 GiB in the caches), and keeps a notebook kernel within a laptop's or a CI
-# runner's memory (GitHub's standard Linux runners have 7 GB for everything).  Change it with set_total_cache_budget(bytes), or set the environment
-# variable EVALKIT_CACHE_BUDGET (bytes, or a number with K, M or G: "512M", "2G"), read once, at import.
-# The LRU caches of evalkit.tokenize count entries, not bytes, and are bounded on their own (cache_info).
+# runner's memory (GitHub's standard Linux runners have 7 GB for everything).  Change it with
+# set_total_cache_budget(bytes), or set the environment variable EVALKIT_CACHE_BUDGET (bytes, or a number
+# with K, M or G: "512M", "2G"), read once, at import.  The LRU caches of evalkit.tokenize count entries,
+# not bytes, and are bounded on their own (cache_info; measured: 59 MiB for the 44,821 texts of WMT17 en-de
+# in the 13a cache, against a worst case of 0.67 GiB each, 65,536 texts of 512 characters).
 DEFAULT_TOTAL_CACHE_BUDGET = GiB
 CACHE_BUDGET_VARIABLE = "EVALKIT_CACHE_BUDGET"
 
