@@ -227,8 +227,8 @@ class Interval:
     @classmethod
     def from_samples(cls, samples: Sequence[float], confidence: float = 0.95, *, rule: str = "percentile",
                      **fields: Any) -> Interval:
-        """The interval of the resampled estimates ``samples`` under ``rule`` ("percentile" or
-        "sacrebleu", which is 95% only).  ``fields`` fill the others (``estimate``, ``seed``, a subclass's
+        """The interval of the resampled estimates ``samples`` (finite numbers: a NaN or an infinity is a
+        ValueError) under ``rule`` ("percentile" or "sacrebleu", which is 95% only).  ``fields`` fill the others (``estimate``, ``seed``, a subclass's
         own; ``n_samples`` when some resamples were left out of ``samples``, else ``len(samples)``).
 
         >>> Interval.from_samples(range(100, 0, -1), rule="sacrebleu").mean_and_half_width()

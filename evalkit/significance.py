@@ -156,7 +156,9 @@ def p_value(statistics: Sequence[float], observed: float, rule: str = "sacrebleu
     nothing was found; the paired tests warn then.  ``"moses"`` (Moses'
     ``bootstrap-hypothesis-difference-significance.pl``): count the samples at or above it, c / n (which can
     be 0).  A float32 array is compared in float32 (numpy rounds ``observed`` to float32), as in sacreBLEU,
-    whose chrF and TER samples are float32; anything else in float64.
+    whose chrF and TER samples are float32; anything else in float64.  A NaN or an infinity, among the
+    statistics or as ``observed``, is refused with a ValueError (a NaN is neither above nor below anything,
+    so ``[nan]`` against 0 would give p = 0.5).
 
         >>> p_value([0.1, 0.5, 0.2, 0.7], 0.5), p_value([0.1, 0.5, 0.2, 0.7], 0.5, rule="moses")
         (0.4, 0.5)
