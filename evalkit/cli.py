@@ -284,8 +284,8 @@ def signature(name: str, args: argparse.Namespace, nrefs: int, test: tuple[str, 
         fields += [(test[0], str(test[1])), ("seed", "12345")]
     if name == "bleu":
         smooth = args.smooth_method
-        if args.smooth_value is not None and args.smooth_value != SMOOTH_DEFAULTS.get(smooth, args.smooth_value):
-            smooth += f"[{args.smooth_value:.2f}]"
+        if smooth in SMOOTH_DEFAULTS:  # floor and add-k show their value, as sacreBLEU's signature does
+            smooth += f"[{SMOOTH_DEFAULTS[smooth] if args.smooth_value is None else args.smooth_value:.2f}]"
         fields += [("case", "lc" if args.lowercase else "mixed"), ("eff", "yes" if args.sentence_level else "no"),
                    ("tok", args.tokenize), ("smooth", smooth)]
     elif name == "chrf":
