@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import io
 import json
 import math
 import sys
@@ -647,61 +648,53 @@ def plot(args, by_system: dict[str, list[Score]], test: str | None) -> None:
 # --------------------------------------------------------------------------------------------------------
 # main
 # --------------------------------------------------------------------------------------------------------
+def read_all(ref_paths: Sequence[str], hyp_paths: Sequence[str]) -> tuple[list[list[str]], dict[str, list[str]]]:
+    """Every segment in memory: (the references of each segment, {hypothesis file: its lines})."""
+    refs, hyps = [], {path: [] for path in hyp_paths}
+    for seg_refs, seg_hyps in read_segments(ref_paths, hyp_paths):
+        refs.append(seg_refs)
+        for path, line in zip(hyp_paths, seg_hyps):
+            hyps[path].append(line)
+    return refs, hyps
+
+
 def run(args: argparse.Namespace, out) -> None:
+    """Check, read, score, explain and draw; the text goes to ``out`` only once all of it succeeded."""
     check_arguments(args)
     hyp_paths = args.input or ["-"]
     if hyp_paths == ["-"] and sys.stdin.isatty():
         raise InputError("no hypotheses: give them with -i FILE, or pipe them on stdin")
     sources = list(lines_of(args.source)) if args.source else None
-    paired = "paired-bs" if args.paired_bs else "paired-ar" if args.paired_ar else None
-    needs_segments = args.sentence_level or args.confidence or paired or args.explain not in (None, "corpus")
-    buffer: list[str] = []  # printed only when everything succeeded: bad input writes nothing
-
-    class Lines:
-        def write(self, text):
-            buffer.append(text)
-
-    sink = Lines()
+    test = "paired-bs" if args.paired_bs else "paired-ar" if args.paired_ar else None
+    text = io.StringIO()  # bad input anywhere below writes nothing
+    by_system = None  # {file: [Score per metric]} for a corpus score or a paired test
     if args.sentence_level:
-        refs, hyps = [], []
-        for r, h in read_segments(args.refs, hyp_paths):
-            refs.append(r)
-            hyps.append(h[0])
-        for s in sentence_scores(args, refs, hyps):
-            if args.format == "json":
-                print(json.dumps(s.json(args.width), ensure_ascii=False), file=sink)  # JSON lines
-            else:
-                print(s.text(args.width, args.score_only), file=sink)
-        by_system, test = None, None
-    elif paired or args.confidence:
-        refs, kept = [], {p: [] for p in hyp_paths}
-        for r, h in read_segments(args.refs, hyp_paths):
-            refs.append(r)
-            for p, line in zip(hyp_paths, h):
-                kept[p].append(line)
-        by_system = paired_scores(args, refs, kept, confidence_only=bool(args.confidence))
-        hyps = kept[hyp_paths[0]]
-        test = paired
+        refs, kept = read_all(args.refs, hyp_paths)
+        for s in sentence_scores(args, refs, kept[hyp_paths[0]]):
+            line = json.dumps(s.json(args.width), ensure_ascii=False) if args.format == "json" else \
+                s.text(args.width, args.score_only)  # -f json: one JSON object per line
+            print(line, file=text)
+    elif test or args.confidence:
+        refs, kept = read_all(args.refs, hyp_paths)
+        scores = paired_scores(args, refs, kept, confidence_only=args.confidence)
         if args.confidence:
-            print_scores(by_system[hyp_paths[0]], args, sink)
-            by_system = None
+            print_scores(scores[hyp_paths[0]], args, text)
         else:
-            print_table(by_system, args, sink, test)
+            by_system = scores
+            print_table(by_system, args, text, test)
     else:
-        by_system, refs, kept = corpus_scores(args, args.refs, hyp_paths, sources, keep=bool(needs_segments))
-        hyps, test = kept[hyp_paths[0]], None
+        keep = args.explain not in (None, "corpus")  # a segment to explain: keep the segments
+        by_system, refs, kept = corpus_scores(args, args.refs, hyp_paths, sources, keep=keep)
         if len(hyp_paths) == 1:
-            print_scores(by_system[hyp_paths[0]], args, sink)
+            print_scores(by_system[hyp_paths[0]], args, text)
         else:
-            print_table(by_system, args, sink)
+            print_table(by_system, args, text)
     if args.explain is not None:
-        corpus_by_metric = {}
-        if args.explain == "corpus":
-            corpus_by_metric = {s.metric: s for s in by_system[hyp_paths[0]]}
-        explain(args, refs if needs_segments else [], hyps if needs_segments else [], corpus_by_metric, sink)
+        corpus = {s.metric: s for s in by_system[hyp_paths[0]]} if args.explain == "corpus" else {}
+        explain(args, refs, kept[hyp_paths[0]], corpus, text)
     if args.plot:
         plot(args, by_system, test)
-    out.write("".join(buffer))
+    out.write(text.getvalue())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
