@@ -706,7 +706,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
-    except (TypeError, ValueError) as exc:  # an evalkit function refused an input or an option
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+    except (TypeError, ValueError, ImportError) as exc:  # evalkit refused an input or an option, or a
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)  # tokenizer's optional package is missing
         return 2
     return 0

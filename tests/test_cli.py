@@ -270,12 +270,40 @@ def test_argparse_errors_exit_2_too(bad):
     assert status == 2 and out == "" and "invalid int value: 'two'" in err
 
 
-def test_every_registered_tokenizer_is_accepted(bad):
+def test_every_registered_tokenizer_is_offered(bad):
+    from evalkit.bleu import corpus_bleu
     from evalkit.tokenize import TOKENIZERS
 
-    for name in TOKENIZERS:
-        status, out, err = evalkit_cli(["ref.txt", "-i", "hyp.txt", "-tok", name, "-b"], bad)
-        assert status == 0 and float(out) >= 0, (name, err)
+    refs, hyps = read_lines(bad / "ref.txt"), read_lines(bad / "hyp.txt")
+    for name in TOKENIZERS:  # read from the registry: a tokenizer added there is offered at once
+        status, out, err = evalkit_cli(["ref.txt", "-i", "hyp.txt", "-tok", name, "-b", "-w", "9"], bad)
+        assert "unknown tokenizer" not in err
+        if status == 0:
+            expected = corpus_bleu(hyps, [[r] for r in refs], tokenize=name, smoothing="exp").score
+            assert float(out) == pytest.approx(100 * expected, abs=1e-9), name
+        else:  # a tokenizer whose optional package is not installed: a message, no traceback
+            assert status == 2 and "Traceback" not in err, (name, err)
+
+
+def test_rouge_gleu_and_google_bleu_are_evalkits_corpus_scores(wmt17):
+    from evalkit.gleu import corpus_gleu
+    from evalkit.google_bleu import corpus_google_bleu
+    from evalkit.rouge_corpus import corpus_rouge
+
+    refs = [[r] for r in read_lines(wmt17 / "ref.de")]
+    hyps = read_lines(wmt17 / "KIT.4950.de")
+    sources = read_lines(wmt17 / "online-A.0.de")  # any file of the right length serves as the "source" here
+    status, out, err = evalkit_cli(["ref.de", "-i", "KIT.4950.de", "-m", "rouge", "gleu", "google-bleu", "--source",
+                                    "online-A.0.de", "--rouge-variants", "rouge1", "rougeL", "-w", "9"], wmt17)
+    assert status == 0, err
+    scores = {d["name"]: d["score"] for d in json.loads(out)}
+    expected = {"rouge1": corpus_rouge(hyps, refs, "rouge1", n_samples=1).score,
+                "rougeL": corpus_rouge(hyps, refs, "rougeL", n_samples=1).score,
+                "GLEU": corpus_gleu(hyps, refs, sources, seed=12345).score,
+                "GoogleBLEU": corpus_google_bleu(hyps, refs).score}
+    assert scores.keys() == expected.keys()
+    for name, value in expected.items():
+        assert scores[name] == pytest.approx(100 * value, abs=1e-9), name
 
 
 # ------------------------------------------------------------------------------------------ the lessons' views
