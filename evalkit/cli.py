@@ -463,7 +463,10 @@ def paired_scores(args, refs, hyps: dict[str, list[str]], confidence_only: bool 
                                                        baseline_name=names[0], **options)
         for name in names:
             r = res[name]
-            s = Score(display_name(m, args), 100 * r.score, signature(m, args, len(refs[0]), test), metric=m)
+            fields = signature(m, args, len(refs[0]), test)
+            if test[0] == "bs" and not confidence_only:  # which bootstrap p-value: a reader needs it to reproduce
+                fields.insert(3, ("null", args.paired_bs_null))
+            s = Score(display_name(m, args), 100 * r.score, fields, metric=m)
             if confidence_only and m == "bleu":  # sacreBLEU prints the precisions and BP beside -ci's interval
                 s.verbose = bleu_verbose(score_statistics(m, summed_statistics(m, baseline, refs, options), options))
             if r.mean is not None:
