@@ -15,7 +15,8 @@ metrics here too.  Nothing is downloaded: sacreBLEU's test-set flags (``-t``, ``
 Bad input (a missing or unreadable file, files of different lengths, an empty file, bytes that are not
 UTF-8, an unknown metric or tokenizer) stops with a message and exit status 2 before anything is written.
 Corpus scores of BLEU, chrF, TER and Google's GLEU stream: the files are read in chunks of ``CHUNK``
-segments and the metric's additive statistics summed, so memory does not grow with the number of segments.
+segments and the metric's additive statistics summed: memory is bounded by the chunk and evalkit's caches
+(which have byte budgets), not by the length of the files.
 Sentence-level scores, ``-ci``, the paired tests, ROUGE and GEC GLEU keep the segments in memory.
 
 The steps of :func:`main`: read the arguments (:func:`build_parser`), check them (:func:`check_arguments`),
@@ -51,7 +52,7 @@ REFUSED = {  # sacreBLEU's flags that fetch or list test sets: evalkit downloads
 
 
 class InputError(Exception):
-    """Bad input: printed as ``evalkit: error: ...`` with exit status 2."""
+    """Bad input: printed as ``python -m evalkit: error: ...``, exit status 2."""
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -570,7 +571,7 @@ def explain(args, refs, hyps, corpus: dict[str, Score], out) -> None:
                     result = corpus["bleu"].result
                 else:
                     from .bleu import sentence_bleu
-                    result = sentence_bleu(hyp, seg_refs, **options)
+                    result = sentence_bleu(hyp, seg_refs, effective_order=args.sentence_level, **options)  # as -sl
                     for n in range(1, 5):
                         print(f"\nBLEU: the {n}-grams of the hypothesis, clipped by the references (tokenizer "
                               f"{args.tokenize})", file=out)
@@ -590,7 +591,8 @@ def explain(args, refs, hyps, corpus: dict[str, Score], out) -> None:
                 else:
                     from .chrf import sentence_chrf
                     result = sentence_chrf(hyp, seg_refs, **options)
-                    print("\nchrF: the character 1-grams and 2-grams (white space removed)", file=out)
+                    print("\nchrF: the character 1-grams and 2-grams against reference 1 (white space removed)",
+                          file=out)
                     for n in (1, 2):
                         print(tables.chrf_table(hyp, seg_refs[0], n, whitespace=args.chrf_whitespace,
                                                 lowercase=args.chrf_lowercase).to_string(index=False), file=out)

@@ -180,6 +180,14 @@ def test_paired_approximate_randomization_gives_sacrebleus_numbers(wmt17):
     assert len(mine) == 3 * 2 + 2 * 2 and mine == peer
 
 
+def test_sentence_level_json_is_one_object_per_line(wmt17):
+    status, out, err = evalkit_cli(["ref.de", "-i", "KIT.4950.de", "-sl", "-m", "chrf", "-f", "json", "-w", "4"], wmt17)
+    assert status == 0, err
+    docs = [json.loads(line) for line in out.splitlines()]
+    text = evalkit_cli(["ref.de", "-i", "KIT.4950.de", "-sl", "-m", "chrf", "-w", "4", "-b"], wmt17)[1].split()
+    assert len(docs) == SEGMENTS and [f"{d['score']:.4f}" for d in docs] == text and docs[0]["name"] == "chrF2"
+
+
 def test_paired_json_is_valid_json_with_every_number(wmt17):
     status, out, err = evalkit_cli(["ref.de", "-i", *(f"{s}.de" for s in SYSTEMS), "-m", "bleu", "--paired-bs",
                                     "-pbsn", "100", "-f", "json"], wmt17)
