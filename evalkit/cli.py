@@ -70,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("refs", nargs="*", help="reference files, one per reference set (one segment per line)")
     p.add_argument("-i", "--input", nargs="+", metavar="HYP",
                    help="hypothesis files (default: stdin); several make a comparison, the first the baseline")
+    p.add_argument("-nr", "--num-refs", type=int, default=1,
+                   help="references per line of each reference file, separated by tabs (default: 1)")
     p.add_argument("-m", "--metrics", nargs="+", default=["bleu"], metavar="METRIC",
                    help=f"metrics to compute, from {', '.join(METRICS)} (default: bleu)")
     p.add_argument("-sl", "--sentence-level", action="store_true", help="a score per segment")
@@ -132,6 +134,11 @@ def check_arguments(args: argparse.Namespace) -> None:
     if not args.refs:
         raise InputError("no reference file: give one or more reference files before -i")
     systems = len(args.input or ["-"])
+    if args.input and len(set(args.input)) < len(args.input):
+        twice = next(p for p in args.input if args.input.count(p) > 1)
+        raise InputError(f"{twice} is given twice with -i; every system needs a file of its own")
+    if args.num_refs < 1:
+        raise InputError(f"-nr must be at least 1, got {args.num_refs}")
     paired = args.paired_bs or args.paired_ar
     if "gleu" in args.metrics and not args.source:
         raise InputError("-m gleu needs the uncorrected sentences: --source FILE")
@@ -193,9 +200,11 @@ def lines_of(path: str) -> Iterator[str]:
             handle.close()
 
 
-def read_segments(ref_paths: Sequence[str], hyp_paths: Sequence[str]) -> Iterator[tuple[list[str], list[str]]]:
+def read_segments(ref_paths: Sequence[str], hyp_paths: Sequence[str],
+                  num_refs: int = 1) -> Iterator[tuple[list[str], list[str]]]:
     """(the references, the hypotheses) of each segment, read from all files in step.  Files of different
-    lengths and empty files are an :class:`InputError` (after reading to the end, to give every count)."""
+    lengths and empty files are an :class:`InputError` (after reading to the end, to give every count).
+    ``num_refs`` > 1 (sacreBLEU's ``-nr``): each reference line holds that many references, separated by tabs."""
     paths = [*ref_paths, *hyp_paths]
     readers = [lines_of(p) for p in paths]
     k, count, missing = len(ref_paths), 0, object()
@@ -206,10 +215,21 @@ def read_segments(ref_paths: Sequence[str], hyp_paths: Sequence[str]) -> Iterato
             raise InputError(f"the files have different numbers of lines: {listed}; every file needs one line "
                              "per segment")
         count += 1
-        yield list(row[:k]), list(row[k:])
+        refs = list(row[:k])
+        if num_refs > 1:
+            refs = [ref for path, line in zip(ref_paths, refs) for ref in _tab_separated(line, num_refs, path, count)]
+        yield refs, list(row[k:])
     if count == 0:
         raise InputError(f"the files are empty ({', '.join('stdin' if p == '-' else p for p in paths)}): there is no "
                          "segment to score")
+
+
+def _tab_separated(line: str, num_refs: int, path: str, number: int) -> list[str]:
+    fields = line.split("\t", maxsplit=num_refs - 1)
+    if len(fields) != num_refs:
+        raise InputError(f"{path}, line {number}: {len(fields)} tab-separated references, -nr {num_refs} expects "
+                         f"{num_refs}")
+    return fields
 
 
 def chunks(items: Iterable, size: int) -> Iterator[list]:
@@ -366,8 +386,8 @@ def corpus_scores(args, ref_paths, hyp_paths, sources=None, keep=False):
     totals = {(path, m): None for path in hyp_paths for m in streamed}
     kept_refs: list[list[str]] = []
     kept_hyps: dict[str, list[str]] = {path: [] for path in hyp_paths}
-    nrefs = len(ref_paths)
-    for chunk in chunks(read_segments(ref_paths, hyp_paths), CHUNK):
+    nrefs = len(ref_paths) * args.num_refs
+    for chunk in chunks(read_segments(ref_paths, hyp_paths, args.num_refs), CHUNK):
         refs = [r for r, _ in chunk]
         for j, path in enumerate(hyp_paths):
             hyps = [h[j] for _, h in chunk]
@@ -653,10 +673,11 @@ def plot(args, by_system: dict[str, list[Score]], test: str | None) -> None:
 # --------------------------------------------------------------------------------------------------------
 # main
 # --------------------------------------------------------------------------------------------------------
-def read_all(ref_paths: Sequence[str], hyp_paths: Sequence[str]) -> tuple[list[list[str]], dict[str, list[str]]]:
+def read_all(ref_paths: Sequence[str], hyp_paths: Sequence[str],
+             num_refs: int = 1) -> tuple[list[list[str]], dict[str, list[str]]]:
     """Every segment in memory: (the references of each segment, {hypothesis file: its lines})."""
     refs, hyps = [], {path: [] for path in hyp_paths}
-    for seg_refs, seg_hyps in read_segments(ref_paths, hyp_paths):
+    for seg_refs, seg_hyps in read_segments(ref_paths, hyp_paths, num_refs):
         refs.append(seg_refs)
         for path, line in zip(hyp_paths, seg_hyps):
             hyps[path].append(line)
@@ -674,13 +695,13 @@ def run(args: argparse.Namespace, out) -> None:
     text = io.StringIO()  # bad input anywhere below writes nothing
     by_system = None  # {file: [Score per metric]} for a corpus score or a paired test
     if args.sentence_level:
-        refs, kept = read_all(args.refs, hyp_paths)
+        refs, kept = read_all(args.refs, hyp_paths, args.num_refs)
         for s in sentence_scores(args, refs, kept[hyp_paths[0]]):
             line = json.dumps(s.json(args.width), ensure_ascii=False) if args.format == "json" else \
                 s.text(args.width, args.score_only)  # -f json: one JSON object per line
             print(line, file=text)
     elif test or args.confidence:
-        refs, kept = read_all(args.refs, hyp_paths)
+        refs, kept = read_all(args.refs, hyp_paths, args.num_refs)
         scores = paired_scores(args, refs, kept, confidence_only=args.confidence)
         if args.confidence:
             print_scores(scores[hyp_paths[0]], args, text)

@@ -180,6 +180,17 @@ def test_paired_approximate_randomization_gives_sacrebleus_numbers(wmt17):
     assert len(mine) == 3 * 2 + 2 * 2 and mine == peer
 
 
+@pytest.mark.conformance
+def test_tab_separated_references_as_sacrebleu_reads_them(wmt17):
+    refs = read_lines(wmt17 / "ref.de")
+    other = read_lines(wmt17 / "KIT.4950.de")  # a second "reference" of the right length
+    (wmt17 / "two-refs.de").write_text("\n".join(f"{a}\t{b}" for a, b in zip(refs, other)) + "\n", encoding="utf-8")
+    ours, theirs = both(["two-refs.de", "-nr", "2", "-i", "online-A.0.de", "-m", "bleu", "chrf", "ter", "-w", "9"], wmt17)
+    assert ours == theirs and '"nrefs": "2"' in ours
+    separate = evalkit_cli(["ref.de", "KIT.4950.de", "-i", "online-A.0.de", "-m", "bleu", "chrf", "ter", "-w", "9"], wmt17)
+    assert same_version(separate[1]) == ours
+
+
 def test_sentence_level_json_is_one_object_per_line(wmt17):
     status, out, err = evalkit_cli(["ref.de", "-i", "KIT.4950.de", "-sl", "-m", "chrf", "-f", "json", "-w", "4"], wmt17)
     assert status == 0, err
@@ -251,13 +262,15 @@ def bad(tmp_path):
     (["empty.txt", "-i", "empty.txt"], r"the files are empty \(empty\.txt, empty\.txt\)"),
     (["ref.txt", "-i", "empty.txt"], r"ref\.txt has 2, empty\.txt has 0"),
     (["ref.txt", "-i", "latin1.txt"], r"latin1\.txt, line 2: byte 0xe9 at column 7 is not UTF-8"),
+    (["ref.txt", "-i", "hyp.txt", "hyp.txt"], r"hyp\.txt is given twice with -i"),
+    (["ref.txt", "-i", "hyp.txt", "-nr", "2"], r"ref\.txt, line 1: 1 tab-separated references, -nr 2 expects 2"),
     (["ref.txt", "-i", "hyp.txt", "-m", "bleurt"], r"unknown metric 'bleurt'; the metrics are bleu, chrf, ter"),
     (["ref.txt", "-i", "hyp.txt", "-tok", "moses"], r"unknown tokenizer 'moses'; the tokenizers are none, 13a"),
     (["-t", "wmt17", "-l", "en-de", "-i", "hyp.txt"], r"-t/--test-set .*downloads nothing"),
     (["ref.txt", "-i", "hyp.txt", "--echo", "src"], r"--echo .*downloads nothing"),
     (["-i", "hyp.txt"], r"no reference file"),
     (["ref.txt", "-i", "hyp.txt", "-m", "gleu"], r"--source FILE"),
-    (["ref.txt", "-i", "hyp.txt", "hyp.txt", "-sl"], r"-sl scores one system"),
+    (["ref.txt", "-i", "hyp.txt", "ref.txt", "-sl"], r"-sl scores one system"),
     (["ref.txt", "-i", "hyp.txt", "--paired-bs"], r"a paired test compares systems"),
     (["ref.txt", "-i", "hyp.txt", "--explain", "3"], r"--explain 3: there are 2 segments"),
     (["ref.txt", "-i", "hyp.txt", "--explain", "first"], r"--explain takes a segment number"),
