@@ -5,7 +5,7 @@
     python -m evalkit REF -i BASE NEW1 NEW2 -m bleu chrf --paired-bs       # a comparison, BASE the baseline
     python -m evalkit REF -i HYP -m bleu chrf ter --explain 1              # the lessons' steps for segment 1
 
-The flags are sacreBLEU's where the idea is the same (``-tok``, ``-lc``, ``-s``/``-sv``, ``-w``, ``-b``,
+The flags are sacreBLEU's where the idea is the same (``-nr``, ``-tok``, ``-lc``, ``-s``/``-sv``, ``-w``, ``-b``,
 ``-f``, ``-sl``, ``-ci``, ``--paired-bs``/``--paired-ar`` with ``-pbsn``/``-parn``, ``--chrf-*``,
 ``--ter-*``), and so are the numbers: the tests run sacreBLEU's own command line on WMT17 files and compare.
 What sacreBLEU does not do: ``--explain`` prints the step-by-step tables of the lessons (``evalkit.tables``),
