@@ -36,6 +36,8 @@ Where things live (hypothesis first, references second, everywhere; a tokenizer 
 ``plots``           matplotlib figures, ``plot_agreement`` (metric against human scores) among them
 ``widgets``         the BLEU weights explorer (ipywidgets), with its table and bars as HTML and SVG
 ``data``            the corpora shipped in ``data/``
+``cli``             ``python -m evalkit`` (the ``evalkit`` command): files scored with sacreBLEU's flags and
+                    numbers, ``--explain`` (the lessons' tables), ``--plot`` (their figures)
 ==================  ======================================================================================
 
 Importing ``evalkit`` imports none of them; :func:`clear_caches` and :func:`cache_info` reach the caches

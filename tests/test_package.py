@@ -18,7 +18,7 @@ PEERS = ("sacrebleu", "rouge_score", "gleu", "nltk.translate")
 
 LIGHT = ["bleu", "gleu", "google_bleu", "rouge", "rouge_many", "rouge_corpus", "lcs", "ranking", "fast", "tokenize",
          "ngrams", "data", "widgets", "tables", "plots",
-         "significance", "chrf", "ter", "ter_fast", "correlation", "lesson", "resample", "protocol"]
+         "significance", "chrf", "ter", "ter_fast", "correlation", "lesson", "resample", "protocol", "cli"]
 # numerical modules built on numpy arrays throughout (numpy is a dependency; pandas and matplotlib stay out)
 NUMPY_AT_IMPORT = {"significance"}
 
