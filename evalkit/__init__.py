@@ -38,6 +38,8 @@ Where things live (hypothesis first, references second, everywhere; a tokenizer 
 ``plots``           matplotlib figures, ``plot_agreement`` (metric against human scores) among them
 ``widgets``         the BLEU weights explorer (ipywidgets), with its table and bars as HTML and SVG
 ``data``            the corpora shipped in ``data/`` (the MQM annotations among them)
+``cli``             ``python -m evalkit`` (the ``evalkit`` command): files scored with sacreBLEU's flags and
+                    numbers, ``--explain`` (the lessons' tables), ``--plot`` (their figures)
 ==================  ======================================================================================
 
 Importing ``evalkit`` imports none of them; :func:`clear_caches` and :func:`cache_info` reach the caches
@@ -57,7 +59,9 @@ def clear_caches() -> None:
 
 def cache_info(memory: bool = False) -> dict:
     """How many entries each of evalkit's caches holds, by cache name; with ``memory=True``, per cache its
-    entries, approximate bytes and byte budget (:func:`evalkit.fast.cache_info`).
+    entries, approximate bytes and byte budget, and under ``"total"`` the byte-counted caches together and
+    the overall cap that bounds them, 1 GiB by default (:func:`evalkit.fast.cache_info`; change the cap
+    with :func:`evalkit.fast.set_total_cache_budget` or the environment variable ``EVALKIT_CACHE_BUDGET``).
 
     >>> clear_caches(); sum(cache_info().values())
     0
