@@ -16,7 +16,8 @@ whose numbers evalkit reproduces exactly) searches greedily:
 4. TER's edits are the shifts taken plus the edit distance of the shifted hypothesis.
 
 The edit distance is TERCOM's "beam" variant: each row of the table is filled only within 25 cells of
-the (length-scaled) diagonal, and ties in the backtrace prefer a match or substitution, then a deletion,
+the (length-scaled) diagonal, and only those cells are kept (:class:`BeamRow`: memory linear in the
+segment length, not its square), and ties in the backtrace prefer a match or substitution, then a deletion,
 then an insertion.  After 1,000 candidate shifts have been scored, the search stops.
 
     >>> r = sentence_ter("the cat sat on the mat", ["the cat is on the mat"])
@@ -155,21 +156,38 @@ def beam_bounds(i: int, n_hyp: int, n_ref: int) -> tuple[int, int]:
     return low, high
 
 
-def edit_table(hyp: Sequence[str], ref: Sequence[str]) -> list[list[tuple[int, str]]]:
+class BeamRow:
+    """One row of the edit-distance table, holding only the cells in its beam: ``row[j]`` is the cell of
+    reference position j, ``(INFINITY, "")`` outside ``low <= j < low + len(cells)``.  Keeping the beam's
+    cells only is what makes TER's memory linear in the segment length (a full row has a cell for every
+    reference word, most of them never filled)."""
+
+    __slots__ = ("low", "cells")
+
+    def __init__(self, low: int, cells: list[tuple[int, str]]):
+        self.low, self.cells = low, cells
+
+    def __getitem__(self, j: int) -> tuple[int, str]:
+        k = j - self.low
+        return self.cells[k] if 0 <= k < len(self.cells) else (INFINITY, "")
+
+
+def edit_table(hyp: Sequence[str], ref: Sequence[str]) -> list[BeamRow]:
     """The table of (cost, last operation): cell [i][j] rewrites hyp[:i] into ref[:j].
 
-    Row 0 inserts reference words; cells outside the beam keep the cost INFINITY.  Ties prefer a match or
+    Row 0 inserts reference words (all of them: it is as long as the reference); row i > 0 keeps only the
+    cells of its beam (:func:`beam_bounds`), any other cell costing INFINITY.  Ties prefer a match or
     substitution, then a deletion (of a hypothesis word), then an insertion (of a reference word).
     """
     n, m = len(hyp), len(ref)
-    table = [[(j, INSERT) for j in range(m + 1)]]
+    table = [BeamRow(0, [(j, INSERT) for j in range(m + 1)])]
     for i in range(1, n + 1):
-        row = [(INFINITY, "")] * (m + 1)
         above = table[i - 1]
         low, high = beam_bounds(i, n, m)
+        row = BeamRow(low, [])
         for j in range(low, high):
             if j == 0:
-                row[j] = (above[0][0] + 1, DELETE)
+                row.cells.append((above[0][0] + 1, DELETE))
                 continue
             same = hyp[i - 1] == ref[j - 1]
             options = (
@@ -177,16 +195,18 @@ def edit_table(hyp: Sequence[str], ref: Sequence[str]) -> list[list[tuple[int, s
                 (above[j][0] + 1, DELETE),
                 (row[j - 1][0] + 1, INSERT),
             )
+            best = (INFINITY, "")
             for cost, op in options:  # strictly cheaper only: the first option wins a tie
-                if cost < row[j][0]:
-                    row[j] = (cost, op)
+                if cost < best[0]:
+                    best = (cost, op)
+            row.cells.append(best)
         table.append(row)
     return table
 
 
-def backtrace(table: list[list[tuple[int, str]]]) -> str:
+def backtrace(table: list[BeamRow]) -> str:
     """The operations of the cheapest path, read back from the last cell: one letter per operation."""
-    i, j = len(table) - 1, len(table[0]) - 1
+    i, j = len(table) - 1, len(table[0].cells) - 1
     ops = []
     while i > 0 or j > 0:
         op = table[i][j][1]
@@ -207,7 +227,7 @@ def edit_distance(hyp: Sequence[str], ref: Sequence[str]) -> tuple[int, str]:
         (1, '==S===')
     """
     table = edit_table(hyp, ref)
-    return table[-1][-1][0], backtrace(table)
+    return table[-1][len(ref)][0], backtrace(table)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -712,6 +732,7 @@ __all__ = [
     "TERResult",
     "TERStats",
     "alignment",
+    "BeamRow",
     "backtrace",
     "beam_bounds",
     "best_shift",

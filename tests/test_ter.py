@@ -239,7 +239,7 @@ def test_the_fast_search_keeps_no_copy_of_ters_limits():
     literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, int)}
     limits = {ter.MAX_SHIFT_SIZE, ter.MAX_SHIFT_DISTANCE, ter.BEAM_WIDTH, ter.MAX_SHIFT_CANDIDATES, ter.INFINITY}
     assert literals & limits == set(), "ter_fast.py spells out one of TER's limits"
-    params = inspect.signature(ter_fast.ter_edits).parameters
+    params = inspect.signature(ter_fast.ter_search).parameters
     assert set(search_limits()) <= set(params) and all(params[k].default is params[k].empty for k in search_limits())
 
 
