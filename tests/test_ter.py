@@ -159,7 +159,7 @@ def test_sentence_ter_equals_sacrebleu_on_every_segment_of_two_systems(wmt17):
     metric = TER()
     for name in TWO_SYSTEMS:
         for i, (hyp, ref) in enumerate(zip(systems[name], reference)):
-            ours = sentence_ter(hyp, [ref])  # the readable search
+            ours = sentence_ter(hyp, [ref])  # the fast search, whose alignments are the readable search's
             theirs = metric.sentence_score(hyp, [ref])
             assert close(ours.score * 100, theirs.score), (name, i)
             assert ours.edits == theirs.num_edits
