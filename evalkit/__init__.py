@@ -55,7 +55,9 @@ def clear_caches() -> None:
 
 def cache_info(memory: bool = False) -> dict:
     """How many entries each of evalkit's caches holds, by cache name; with ``memory=True``, per cache its
-    entries, approximate bytes and byte budget (:func:`evalkit.fast.cache_info`).
+    entries, approximate bytes and byte budget, and under ``"total"`` the byte-counted caches together and
+    the overall cap that bounds them, 1 GiB by default (:func:`evalkit.fast.cache_info`; change the cap
+    with :func:`evalkit.fast.set_total_cache_budget` or the environment variable ``EVALKIT_CACHE_BUDGET``).
 
     >>> clear_caches(); sum(cache_info().values())
     0

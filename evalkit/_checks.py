@@ -51,10 +51,12 @@ def as_tokens(value: Any, what: str, tokenizer: Callable[[str], list[str]], lowe
 
 
 def check_references(references: Any, what: str = "references") -> Sequence[Any]:
-    """References of one segment: a non-empty sequence of texts (not a bare string)."""
+    """References of one segment: a non-empty sequence of texts (not a bare string, not bytes)."""
     if type(references) is not list and type(references) is not tuple:  # lists and tuples need no more
         if references is None:
             raise TypeError(f"{what} is None; expected a list of reference texts")
+        if isinstance(references, (bytes, bytearray)):
+            raise TypeError(f"{what} is bytes; decode to str first, and give a list of reference texts")
         if isinstance(references, str):
             raise TypeError(
                 f"{what} is a single string; expected a list of reference texts, e.g. [{references[:30]!r}] "
@@ -73,6 +75,8 @@ def check_corpus(name: str, value: Any) -> Sequence[Any]:
     """A corpus-level argument: a non-empty list (one item per segment), not a string."""
     if value is None:
         raise TypeError(f"{name} is None; expected a list with one item per segment")
+    if isinstance(value, (bytes, bytearray)):
+        raise TypeError(f"{name} is bytes; decode to str first, and give a list with one item per segment")
     if isinstance(value, str) or not isinstance(value, Sequence):
         raise TypeError(f"{name} is a {type(value).__name__}; expected a list with one item per segment")
     if len(value) == 0:
@@ -142,13 +146,15 @@ def normalize_weights(weights: Sequence[float]) -> tuple[float, ...]:
 
 
 def check_bool(name: str, value: Any) -> bool:
-    """A yes/no option must be ``True`` or ``False`` (numpy's bool too): ``"no"`` is a non-empty string,
-    hence true, and would silently switch the option on.
+    """A yes/no option (a switch such as ``fast``, ``lowercase`` or ``sacrebleu_float32``) must be ``True``
+    or ``False`` (numpy's bool too), returned as a Python bool.  Nothing else: ``"no"`` is a non-empty
+    string, hence true, and would silently switch the option on; ``1`` and ``None`` are refused as well, so
+    that every switch of evalkit follows this one rule.
 
     >>> check_bool("lowercase", False)
     False
     """
-    if isinstance(value, bool):
+    if value is True or value is False:
         return value
     if type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"):
         return bool(value)
@@ -174,11 +180,42 @@ def check_length(name: str, value: Any) -> int:
 
 
 def check_int(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    """An int at least ``minimum`` (numpy integers too, as numpy floats are numbers; bool refused), returned
+    as a Python int.  The wrong type is a TypeError, a value below ``minimum`` (``seed=-1``) a ValueError.
+
+    >>> import numpy as np
+    >>> check_int("n_samples", np.int64(100), 1)
+    100
+    """
+    if type(value) is not int and (isinstance(value, bool) or not isinstance(value, numbers.Integral)):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, got {value}")
-    return value
+    return int(value)
+
+
+# F-measures weigh recall beta^2 times as much as precision: beyond this beta, beta^2 (1e300) is close to
+# overflowing a float (above about 1.34e154 it does) and F equals recall to the last digit.
+MAX_BETA = 1e150
+
+
+def check_beta(beta: Any) -> float:
+    """The beta of an F-measure (chrF, ROUGE): a positive finite number at most :data:`MAX_BETA` (numpy
+    numbers too, bool refused), returned as a float.  A larger beta is refused with that limit: beta^2
+    would overflow, and F is recall to double precision long before (use the recall itself).
+
+    >>> check_beta(2), check_beta(1e150)
+    (2.0, 1e+150)
+    """
+    if type(beta) is not float and type(beta) is not int:
+        if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+            raise TypeError(f"beta must be a number, got {type(beta).__name__}")
+    if not (math.isfinite(beta) and 0 < beta <= MAX_BETA):
+        raise ValueError(
+            f"beta must be a positive finite number at most {MAX_BETA:g} (beta ** 2 must not overflow; F tends "
+            f"to recall as beta grows), got {beta}"
+        )
+    return float(beta)
 
 
 def check_string(value: Any, what: str) -> str:

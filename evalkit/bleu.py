@@ -57,7 +57,13 @@ from ._checks import (
 )
 from .ngrams import clipped_matches
 from .protocol import AdditiveStats, Metric, common, register_metric, segment_count, setting
-from .tokenize import check_tokenize, get_tokenizer, warn_about_corpus_tokenization, warn_about_tokenization
+from .tokenize import (
+    check_tokenize,
+    get_tokenizer,
+    tokenizer_signature,
+    warn_about_corpus_tokenization,
+    warn_about_tokenization,
+)
 
 SACREBLEU_SMOOTHING = ("none", "floor", "add-k", "exp")
 NLTK_SMOOTHING = tuple(f"method{k}" for k in range(8))
@@ -464,7 +470,7 @@ def _signature(stats: BLEUStats, weights, smoothing, smooth_value, effective_ord
             f"nrefs:{stats.nrefs if stats.nrefs is not None else 'var'}",
             f"case:{'lc' if stats.lowercase else 'mixed'}",
             f"eff:{'yes' if effective_order else 'no'}",
-            f"tok:{stats.tokenize}",
+            f"tok:{tokenizer_signature(stats.tokenize)}",  # as sacreBLEU: ja-mecab-0.996-IPA
             f"smooth:{smooth}",
             f"order:{len(weights)}",
             f"weights:{wtxt}",

@@ -47,7 +47,16 @@ from typing import Any
 
 from . import __version__
 from .fast import MB, BoundedCache, IdsOrMinusOne, ReferenceIndex, code_points, register_cache
-from ._checks import check_corpus, check_int, check_references, check_same_length, check_text
+from ._checks import (
+    check_beta,
+    check_bool,
+    check_corpus,
+    check_int,
+    check_references,
+    check_same_length,
+    check_string,
+    check_text,
+)
 from .protocol import AdditiveStats, Metric, common, f_score, register_metric, segment_count, setting
 
 CHAR_ORDER = 6
@@ -68,7 +77,7 @@ def as_text(value: Any, what: str) -> str:
 
 def prepare(text: str, *, lowercase: bool = False) -> str:
     """Lowercase if asked; nothing else (white space is dealt with when n-grams are extracted)."""
-    return text.lower() if lowercase else text
+    return text.lower() if check_bool("lowercase", lowercase) else text
 
 
 def strip_whitespace(text: str) -> str:
@@ -95,18 +104,22 @@ def split_punctuation(text: str) -> list[str]:
 
 
 def char_ngrams(text: str, n: int, *, whitespace: bool = False) -> Counter:
-    """The character n-grams of ``text`` with their counts (white space removed unless ``whitespace``).
+    """The character n-grams of ``text`` with their counts (white space removed unless ``whitespace``);
+    ``n`` >= 1 (there is no 0-gram to count).
 
         >>> char_ngrams("a cat", 2)
         Counter({'ac': 1, 'ca': 1, 'at': 1})
     """
-    if not whitespace:
+    check_string(text, "text")
+    check_int("n", n, 1)
+    if not check_bool("whitespace", whitespace):
         text = strip_whitespace(text)
     return Counter(text[i : i + n] for i in range(len(text) - n + 1))
 
 
 def word_ngrams(words: Sequence[str], n: int) -> Counter:
-    """The word n-grams (as tuples) of a list of words, with their counts."""
+    """The word n-grams (as tuples) of a list of words, with their counts (``n`` >= 1)."""
+    check_int("n", n, 1)
     return Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
 
 
@@ -243,7 +256,8 @@ class CHRFResult:
     @property
     def name(self) -> str:
         """sacreBLEU's name for the variant: chrF2, chrF2++ (one ``+`` per word order)."""
-        beta = int(self.beta) if float(self.beta).is_integer() else self.beta
+        # an integral beta as an int (chrF2), as sacreBLEU names it; a huge one as the float's repr (1e+20)
+        beta = int(self.beta) if float(self.beta).is_integer() and abs(self.beta) < 1e16 else self.beta
         return f"chrF{beta}" + "+" * self.stats.word_order
 
     def __float__(self) -> float:
@@ -269,20 +283,6 @@ def signature(stats: CHRFStats, beta: float, eps_smoothing: bool) -> str:
     )
 
 
-def _check_beta(beta: Any) -> float:
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)):
-        raise TypeError(f"beta must be a number, got {type(beta).__name__}")
-    if not (math.isfinite(beta) and beta > 0):
-        raise ValueError(f"beta must be a positive finite number, got {beta!r}")
-    return beta
-
-
-def _check_flag(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return value
-
-
 def score_stats(stats: CHRFStats, *, beta: float | None = None, eps_smoothing: bool | None = None) -> CHRFResult:
     """Turn chrF statistics into a result; nothing is recounted.
 
@@ -291,8 +291,11 @@ def score_stats(stats: CHRFStats, *, beta: float | None = None, eps_smoothing: b
     """
     if not isinstance(stats, CHRFStats):
         raise TypeError(f"stats must be CHRFStats, got {type(stats).__name__}")
-    beta = stats.beta if beta is None else _check_beta(beta)
-    eps_smoothing = stats.eps_smoothing if eps_smoothing is None else _check_flag("eps_smoothing", eps_smoothing)
+    if beta is None:
+        beta = stats.beta
+    else:
+        check_beta(beta)
+    eps_smoothing = stats.eps_smoothing if eps_smoothing is None else check_bool("eps_smoothing", eps_smoothing)
     orders = []
     for k, (h, r, m) in enumerate(zip(stats.hyp_len, stats.ref_len, stats.matches)):
         kind, n = ("char", k + 1) if k < stats.char_order else ("word", k + 1 - stats.char_order)
@@ -320,10 +323,10 @@ def _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoo
     check_int("word_order", word_order, 0)
     if char_order + word_order == 0:
         raise ValueError("char_order and word_order are both 0; at least one n-gram order is needed")
-    _check_beta(beta)
-    _check_flag("lowercase", lowercase)
-    _check_flag("whitespace", whitespace)
-    _check_flag("eps_smoothing", eps_smoothing)
+    check_beta(beta)
+    check_bool("lowercase", lowercase)
+    check_bool("whitespace", whitespace)
+    check_bool("eps_smoothing", eps_smoothing)
 
 
 def best_reference_counts(
@@ -392,8 +395,7 @@ def segment_stats(
     (:func:`chrf_segment_counts`, in "the fast way" below).  Both give the same statistics.
     """
     _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
-    if not isinstance(fast, bool):
-        raise TypeError(f"fast must be True or False, got {fast!r}")
+    fast = check_bool("fast", fast)
     check_corpus("hypotheses", hypotheses)
     check_corpus("references", references)
     check_same_length(hypotheses=hypotheses, references=references)
@@ -425,8 +427,7 @@ def corpus_stats(
     """
     options = dict(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
                    whitespace=whitespace, eps_smoothing=eps_smoothing)
-    if not isinstance(fast, bool):
-        raise TypeError(f"fast must be True or False, got {fast!r}")
+    fast = check_bool("fast", fast)
     if not fast:
         return sum(segment_stats(hypotheses, references, fast=False, **options))
     _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
@@ -658,8 +659,7 @@ def corpus_chrf(
     """
     options = dict(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
                    whitespace=whitespace, eps_smoothing=eps_smoothing)
-    if not isinstance(fast, bool):
-        raise TypeError(f"fast must be True or False, got {fast!r}")
+    fast = check_bool("fast", fast)
     if fast:  # the same sums, from the whole-corpus integer tables
         stats = corpus_stats(hypotheses, references, fast=True, **options)
     else:  # steps 1-3, one segment at a time
@@ -695,6 +695,30 @@ def score_row(row: Sequence[int], options: dict) -> float:
     return score_stats(CHRFStats.from_row([int(x) for x in row], **_settings(options))).score
 
 
+def check_float32_beta(beta: float) -> None:
+    """sacreBLEU's float32 chrF holds beta^2 as a float32 (numpy rounds the Python float), which overflows
+    for beta above sqrt(3.4e38), about 1.8e19: every resampled score would be NaN (and a paired test would
+    still print a p-value).  Such a beta is refused with a ValueError in float32 mode.
+
+        >>> check_float32_beta(1e19)
+        >>> check_float32_beta(2e19)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: sacrebleu_float32=True: ... beta ** 2 = 4e+38 overflows (... beta must be below about 1.8e+19) ...
+    """
+    import numpy as np
+
+    with np.errstate(over="ignore"):
+        square = np.float32(beta * beta)
+    if not np.isfinite(square):
+        limit = float(np.finfo(np.float32).max)
+        raise ValueError(
+            f"sacrebleu_float32=True: sacreBLEU computes chrF in float32, where beta ** 2 = {beta * beta:.3g} "
+            f"overflows (float32 holds at most {limit:.2g}: beta must be below about {math.sqrt(limit):.2g}) and "
+            "every score would be NaN; use a smaller beta, or sacrebleu_float32=False for exact float64 scores"
+        )
+
+
 def score_rows(rows, options: dict, float32: bool = False):
     """:func:`chrf_percent` of many summed rows at once (numpy), operation for operation (the same floats;
     tests/test_chrf.py proves it), divided by 100.
@@ -703,7 +727,8 @@ def score_rows(rows, options: dict, float32: bool = False):
     statistics held as float32 numpy numbers, so every division, sum and product of its ``_compute_f_score``
     is a float32 operation (numpy rounds the Python constants beta^2 and 1 + beta^2 to float32 first).  Not
     offered with ``eps_smoothing`` (there sacreBLEU mixes float32 with float64 constants order by order):
-    ``None``.
+    ``None``.  A beta whose square overflows float32 (above about 1.8e19) is refused
+    (:func:`check_float32_beta`).
     """
     import numpy as np
 
@@ -712,6 +737,8 @@ def score_rows(rows, options: dict, float32: bool = False):
     beta = settings["beta"]
     if float32 and settings["eps_smoothing"]:
         return None
+    if float32:
+        check_float32_beta(beta)
     dtype = np.float32 if float32 else np.float64
     hyp, ref, matches = (rows[:, i * k : (i + 1) * k].astype(dtype) for i in range(3))
     safe_hyp, safe_ref = np.where(hyp > 0, hyp, 1), np.where(ref > 0, ref, 1)
@@ -754,6 +781,7 @@ __all__ = [
     "all_ngrams",
     "best_reference_counts",
     "char_ngrams",
+    "check_float32_beta",
     "chrf_percent",
     "corpus_chrf",
     "corpus_rows",

@@ -31,15 +31,24 @@ The items are usually *systems* (system-level correlation: one metric score and 
     >>> round(pearson([1, 2, 3, 4], [1, 3, 2, 4]), 4), round(kendall_tau([1, 2, 3, 4], [1, 3, 2, 4]), 4)
     (0.8, 0.6667)
 
+**How they are computed.**  :func:`pearson` works in float64 whatever the input (float32 too), on each side
+scaled by a power of two and centred first, so that it is right across the whole float range (values near
+1e308 or 1e-300 alike).  :func:`pair_counts` classifies the pairs one by one, as the definition reads: O(n^2),
+the readable version.  :func:`kendall_tau` counts the same pairs with Knight's (1966) O(n log n) algorithm
+(:func:`knight_pair_counts`: sort by x, count the pairs a merge sort of y has to swap), which is what makes
+a bootstrap of thousands of items take seconds; the tests prove both give the same counts.
+
 Undefined cases raise a ValueError: fewer than 3 items, lists of different lengths, or a constant list (no
-spread, so nothing to correlate with).  Only the standard library and numpy are used; no scipy.
+spread, so nothing to correlate with).  The values must come in an order (a list, a tuple, a numpy array):
+a set or a dict view has none to pair x with y by.  Only the standard library and numpy are used; no scipy.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, MappingView, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,14 +63,23 @@ TAUS = ("a", "b", "c")
 # Input checks
 # --------------------------------------------------------------------------------------------------------
 def _as_numbers(values: Any, name: str) -> list[float]:
+    if isinstance(values, (AbstractSet, MappingView)):  # a set, frozenset, dict.keys(), .values(), .items()
+        raise TypeError(
+            f"{name} is a {type(values).__name__}, which has no order to pair its values with the other side's; "
+            f"give an ordered sequence (a list, tuple or numpy array), e.g. [scores[k] for k in names]"
+        )
     if isinstance(values, (str, bytes)) or isinstance(values, Mapping) or not isinstance(values, Iterable):
         raise TypeError(f"{name} must be a list of numbers (one per item), got {type(values).__name__}")
     out = []
     for i, v in enumerate(values):
         if isinstance(v, bool) or not isinstance(v, numbers.Real):
             raise TypeError(f"{name}[{i}] is a {type(v).__name__}; expected a number")
-        if not math.isfinite(v):
-            raise ValueError(f"{name}[{i}] is {v}; correlation needs finite numbers")
+        try:
+            finite = math.isfinite(v)
+        except OverflowError:  # an int (or a fraction) beyond the float range
+            finite = False
+        if not finite:
+            raise ValueError(f"{name}[{i}] is {v}; correlation needs finite numbers, within the float range")
         out.append(v)
     return out
 
@@ -87,26 +105,63 @@ def mean(values: Sequence[float]) -> float:
     return math.fsum(values) / len(values)
 
 
+def deviations(values: Sequence[float]) -> list[float]:
+    """The values in float64, scaled by a power of two and centred: ``v * 2**-e`` minus the mean of those,
+    where ``2**e`` is the smallest power of two above every ``|v|``.
+
+    Scaling one side by a positive number does not change Pearson's r, and scaling by a power of two is
+    exact: it brings the values into (-1, 1), where no sum, square or product can overflow (values near
+    1e308) and the squares of tiny values (near 1e-300, subnormals) do not vanish to 0.  float32 and
+    integer inputs are converted to float64 first (exactly, for float32 and ints up to 2**53).
+
+    >>> [round(d, 4) for d in deviations([1e308, 1.5e308, 1e308])]   # 2**1024 is about 1.8e308
+    [-0.0927, 0.1854, -0.0927]
+    """
+    floats = [float(v) for v in values]
+    _, e = math.frexp(max(max(floats), -min(floats)))  # 2**(e-1) <= the largest |v| < 2**e
+    if e < -1000:  # subnormal values: lift them by 2**600 first, so that 2**-e is a float (exact either way)
+        floats, e = [v * 2.0**600 for v in floats], e + 600
+    scale = 2.0**-e
+    scaled = [v * scale for v in floats]  # a product with a power of two is exact (bar far smaller values)
+    centre = math.fsum(scaled) / len(scaled)  # rounded: off by up to about one unit in the last place
+    first = [v - centre for v in scaled]
+    rest = math.fsum(first) / len(first)  # what that rounding left over: the deviations must sum to 0
+    return [d - rest for d in first]
+
+
 def pearson(x: Sequence[float], y: Sequence[float]) -> float:
     """Pearson's r: covariance over the product of the standard deviations, in [-1, 1].
+
+    Computed in float64 from :func:`deviations` (each side scaled by a power of two, then centred), with
+    exactly rounded sums (``math.fsum``): right to a few units in the last place across the whole float
+    range.
 
     >>> pearson([1, 2, 3], [2, 4, 6])      # y = 2x: a perfect line
     1.0
     >>> round(pearson([1, 2, 3, 4], [1, 3, 2, 4]), 4)   # 4 / sqrt(5 * 5)
     0.8
+    >>> round(pearson([1e308, -1e308, 0, 0], [3e307, -3e307, 1.5e308, -1.5e308]), 4)   # 0.6 / sqrt(2 * 4.68)
+    0.1961
     """
     xs, ys = check_pairs(x, y)
-    mx, my = mean(xs), mean(ys)
-    dx = [v - mx for v in xs]
-    dy = [v - my for v in ys]
+    return _pearson([float(v) for v in xs], [float(v) for v in ys])
+
+
+def _pearson(xs: list[float], ys: list[float]) -> float:
+    """:func:`pearson` of two checked lists of floats (the bootstrap's resamples: no checks repeated)."""
+    for name, values in (("x", xs), ("y", ys)):
+        if min(values) == max(values):  # in a resample, or ints that differ only beyond float64's 53 bits
+            raise ValueError(f"{name} is constant in float64 ({values[0]!r} for every item): its correlation is "
+                             "undefined")
+    dx, dy = deviations(xs), deviations(ys)
+    sxx, syy = math.fsum(a * a for a in dx), math.fsum(b * b for b in dy)
     covariance = math.fsum(a * b for a, b in zip(dx, dy))
-    spread = math.sqrt(math.fsum(a * a for a in dx) * math.fsum(b * b for b in dy))
-    return max(-1.0, min(1.0, covariance / spread))  # rounding can land a hair outside [-1, 1]
+    return max(-1.0, min(1.0, covariance / math.sqrt(sxx * syy)))  # rounding can land a hair outside
 
 
 def sign(v: float) -> int:
-    """-1, 0 or 1."""
-    return (v > 0) - (v < 0)
+    """-1, 0 or 1 (an int, for numpy's numbers too: their comparisons give numpy bools, which do not subtract)."""
+    return int(v > 0) - int(v < 0)
 
 
 @dataclass(frozen=True)
@@ -145,9 +200,122 @@ def pair_counts(x: Sequence[float], y: Sequence[float]) -> PairCounts:
     return PairCounts(len(xs), concordant, discordant, ties_x, ties_y, ties_both)
 
 
+# Knight's algorithm (Knight, 1966, "A computer method for calculating Kendall's tau with ungrouped data",
+# Journal of the American Statistical Association 61(314), 436-439): the same counts as pair_counts in O(n log n).  Sort the items by x (then y).  A pair in
+# that order, i before j, has x_i <= x_j, and y_i <= y_j when x_i == x_j; so it is discordant exactly when
+# y_i > y_j, i.e. when a merge sort of the y column has to move j in front of i.  The ties are the pairs
+# within runs of equal values of a sorted column.  numpy does the sorting, for many resamples (rows) at once.
+def dense_ranks(values: Sequence[float]) -> list[int]:
+    """Each value's rank among the distinct values, from 0: the same order and the same ties, as ints.
+
+    >>> dense_ranks([0.5, 0.1, 0.5, 2.0])
+    [1, 0, 1, 2]
+    """
+    rank = {v: i for i, v in enumerate(sorted(set(values)))}
+    return [rank[v] for v in values]
+
+
+def _runs(rows):
+    """For each row of a (rows x n) int array, sorted along the row: the pairs of equal values (tied pairs)
+    and the number of distinct values."""
+    import numpy as np
+
+    position = np.arange(rows.shape[1])
+    starts = np.ones(rows.shape, dtype=bool)
+    starts[:, 1:] = rows[:, 1:] != rows[:, :-1]
+    run_start = np.maximum.accumulate(np.where(starts, position, 0), axis=1)
+    # each value is tied with the ones before it in its run: position - run_start of them
+    return (position - run_start).sum(axis=1), starts.sum(axis=1)
+
+
+def _merge_sort_swaps(rows):
+    """Sort each row of a (rows x n) int array by bottom-up merge sort, counting for each row the pairs
+    i < j with row[i] > row[j] (the pairs the sort swaps).  Returns (swaps per row, the sorted rows)."""
+    import numpy as np
+
+    n_rows, n = rows.shape
+    width = 1 << max(0, (n - 1).bit_length())  # padded to a power of two with values above every value:
+    merged = np.full((n_rows, width), int(rows.max()) + 1, dtype=np.int64)  # they sit at the end, swap nothing
+    merged[:, :n] = rows
+    swaps = np.zeros(n_rows, dtype=np.int64)
+    half = 1
+    while half < width:
+        # blocks of 2 * half: a sorted left half and a sorted right half, merged by a stable sort (equal
+        # values keep their order, left first: a tie is no swap)
+        blocks = merged.reshape(n_rows, width // (2 * half), 2 * half)
+        order = np.argsort(blocks, axis=2, kind="stable")
+        # a value from the right half (order >= half) lands order - position places further left: once
+        # for each left value greater than it
+        moved = order - np.arange(2 * half)
+        swaps += np.where(order >= half, moved, 0).sum(axis=(1, 2))
+        merged = np.take_along_axis(blocks, order, axis=2).reshape(n_rows, width)
+        half *= 2
+    return swaps, merged[:, :n]
+
+
+def _knight_rows(x_ranks, y_ranks) -> list[tuple[PairCounts, int, int]]:
+    """Knight's pair counts of each row of two (rows x n) int arrays of ranks (row i: the x and y ranks of
+    the items of resample i), with the number of distinct x and y values of the row."""
+    import numpy as np
+
+    n_rows, n = x_ranks.shape
+    key = x_ranks.astype(np.int64) * (int(y_ranks.max()) + 1) + y_ranks  # sorts by x, then y
+    order = np.argsort(key, axis=1)
+    key = np.take_along_axis(key, order, axis=1)
+    ties_x, distinct_x = _runs(np.take_along_axis(x_ranks, order, axis=1))
+    ties_both, _ = _runs(key)
+    discordant, y_sorted = _merge_sort_swaps(np.take_along_axis(y_ranks, order, axis=1))
+    ties_y, distinct_y = _runs(y_sorted)
+    pairs = n * (n - 1) // 2
+    out = []
+    for tx, ty, txy, d, mx, my in zip(*(a.tolist() for a in (ties_x, ties_y, ties_both, discordant, distinct_x,
+                                                             distinct_y))):
+        concordant = pairs - tx - ty + txy - d  # the pairs tied in neither, less the discordant ones
+        out.append((PairCounts(n, concordant, d, tx, ty, txy), mx, my))
+    return out
+
+
+def knight_pair_counts(x: Sequence[float], y: Sequence[float]) -> PairCounts:
+    """The counts of :func:`pair_counts` by Knight's O(n log n) algorithm (sort by x, count the swaps of
+    a merge sort of y), for many items: 3,000 items take milliseconds instead of seconds.
+
+    >>> knight_pair_counts([1, 2, 3, 4], [1, 3, 2, 4]) == pair_counts([1, 2, 3, 4], [1, 3, 2, 4])
+    True
+    """
+    return _knight(*check_pairs(x, y))[0]
+
+
+def _knight(xs: list[float], ys: list[float]) -> tuple[PairCounts, int, int]:
+    """Knight's counts of two checked lists, with their numbers of distinct values."""
+    import numpy as np
+
+    return _knight_rows(np.array([dense_ranks(xs)]), np.array([dense_ranks(ys)]))[0]
+
+
+def tau_from_counts(c: PairCounts, tau: str = "b", distinct: int | None = None) -> float:
+    """Kendall's tau from the pair counts: tau-a, tau-b or tau-c (which needs ``distinct``, the smaller
+    of the numbers of distinct x and y values).  Raises a ValueError where it is undefined."""
+    check_choice("tau", tau, TAUS)
+    difference = c.concordant - c.discordant
+    if tau == "a":
+        return difference / c.pairs
+    untied_x, untied_y = c.pairs - c.ties_x, c.pairs - c.ties_y
+    if untied_x == 0 or untied_y == 0:
+        raise ValueError(f"{'x' if untied_x == 0 else 'y'} is constant: its correlation is undefined")
+    if tau == "b":
+        return difference / math.sqrt(untied_x * untied_y)
+    if distinct is None:
+        raise TypeError("tau-c needs distinct, the smaller of the numbers of distinct x and y values")
+    m = distinct
+    return max(-1.0, min(1.0, 2 * difference / (c.n * c.n * (m - 1) / m)))
+
+
 def kendall_tau(x: Sequence[float], y: Sequence[float], *, tau: str = "b") -> float:
     """Kendall's tau: (concordant - discordant pairs), normalized as tau-a, tau-b (the default) or tau-c
     (``tau="a"``, ``"b"``, ``"c"``; scipy.stats.kendalltau calls this its ``variant``).
+
+    The pairs are counted by :func:`knight_pair_counts` (O(n log n)); :func:`pair_counts` gives the same
+    counts pair by pair, as the definition reads.
 
     >>> kendall_tau([1, 2, 3, 4], [1, 3, 2, 4])     # (5 - 1) / 6
     0.6666666666666666
@@ -155,15 +323,16 @@ def kendall_tau(x: Sequence[float], y: Sequence[float], *, tau: str = "b") -> fl
     (0.9128709291752769, 0.8333333333333334)
     """
     check_choice("tau", tau, TAUS)
-    xs, ys = check_pairs(x, y)
-    c = pair_counts(xs, ys)
-    difference = c.concordant - c.discordant
-    if tau == "a":
-        return difference / c.pairs
-    if tau == "b":
-        return difference / math.sqrt((c.pairs - c.ties_x) * (c.pairs - c.ties_y))
-    m = min(len(set(xs)), len(set(ys)))
-    return max(-1.0, min(1.0, 2 * difference / (c.n * c.n * (m - 1) / m)))
+    counts, distinct_x, distinct_y = _knight(*check_pairs(x, y))
+    return tau_from_counts(counts, tau, min(distinct_x, distinct_y))
+
+
+def _kendall_rows(x_ranks, y_ranks) -> list[float | None]:
+    """Kendall's tau-b of each row (a resample) of two (rows x n) arrays of ranks; None where undefined."""
+    out = []
+    for counts, distinct_x, distinct_y in _knight_rows(x_ranks, y_ranks):
+        out.append(None if distinct_x == 1 or distinct_y == 1 else tau_from_counts(counts, "b"))
+    return out
 
 
 def correlation(x: Sequence[float], y: Sequence[float], method: str = "pearson") -> float:
@@ -204,10 +373,14 @@ class CorrelationInterval(Interval):
         )
 
 
-def _check_bootstrap(n_samples: Any, confidence: Any, seed: Any) -> None:
-    check_int("n_samples", n_samples, 1)
-    check_confidence(confidence)
-    check_seed(seed)
+def _check_bootstrap(n_samples: Any, confidence: Any, seed: Any) -> tuple[int, float, int | None]:
+    """The checked options; numpy's integers (``np.int64(1000)``) count as ints, as its floats count as
+    floats; ``seed=None`` means fresh entropy (:func:`evalkit.resample.check_seed`)."""
+
+    def whole(value: Any) -> Any:
+        return int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else value
+
+    return check_int("n_samples", whole(n_samples), 1), check_confidence(confidence), check_seed(whole(seed))
 
 
 def canonical_order(*columns: Sequence[float]) -> list[int]:
@@ -225,15 +398,41 @@ def canonical_order(*columns: Sequence[float]) -> list[int]:
     return sorted(range(len(columns[0])), key=lambda i: tuple(column[i] for column in columns))
 
 
-def _resampled(statistic: Callable[[list[int]], float], n: int, n_samples: int, seed: int | None):
-    """``statistic`` of ``n_samples`` resamples of the item indices 0..n-1; undefined resamples dropped."""
-    estimates, undefined = [], 0
-    for draws in uniform_draws_in_chunks(generator(seed), n, (n_samples, n)):
+def _per_resample(method: str, x: list[float], y: list[float]) -> Callable[[Any], list[float | None]]:
+    """A function from a chunk of draws (a resamples x n array of item positions) to the correlation of
+    x and y in each resample, None where it is undefined (a resample with a constant side).
+
+    Kendall's tau-b counts the pairs of every resample in the chunk at once (Knight's algorithm on the
+    rows of a numpy array); Pearson's r is :func:`pearson` of each resample in turn."""
+    if method == "kendall":
+        import numpy as np
+
+        x_ranks, y_ranks = np.array(dense_ranks(x)), np.array(dense_ranks(y))
+        return lambda draws: _kendall_rows(x_ranks[draws], y_ranks[draws])
+    x, y = [float(v) for v in x], [float(v) for v in y]
+
+    def each(draws) -> list[float | None]:
+        out: list[float | None] = []
         for row in draws.tolist():
             try:
-                estimates.append(statistic(row))
+                out.append(_pearson([x[i] for i in row], [y[i] for i in row]))
             except ValueError:  # a resample with a constant side: the correlation does not exist
+                out.append(None)
+        return out
+
+    return each
+
+
+def _resampled(statistic: Callable[[Any], list[float | None]], n: int, n_samples: int, seed: int | None):
+    """``statistic`` of ``n_samples`` resamples of the item indices 0..n-1, a chunk of resamples at a time;
+    undefined resamples (None) dropped."""
+    estimates, undefined = [], 0
+    for draws in uniform_draws_in_chunks(generator(seed), n, (n_samples, n)):
+        for value in statistic(draws):
+            if value is None:
                 undefined += 1
+            else:
+                estimates.append(value)
     if len(estimates) < n_samples / 2:
         raise ValueError(f"the correlation is undefined in {undefined} of {n_samples} resamples: too few items")
     return estimates, undefined
@@ -268,13 +467,11 @@ def bootstrap_correlation(
     """
     corr = _method(method)
     xs, ys = check_pairs(x, y)
-    _check_bootstrap(n_samples, confidence, seed)
+    n_samples, confidence, seed = _check_bootstrap(n_samples, confidence, seed)
     value = corr(xs, ys)
     order = canonical_order(xs, ys)
     xs, ys = [xs[i] for i in order], [ys[i] for i in order]
-    estimates, undefined = _resampled(
-        lambda rows: corr([xs[i] for i in rows], [ys[i] for i in rows]), len(xs), n_samples, seed
-    )
+    estimates, undefined = _resampled(_per_resample(method, xs, ys), len(xs), n_samples, seed)
     return _interval(value, estimates, undefined, method, n_samples, confidence, seed)
 
 
@@ -300,14 +497,14 @@ def bootstrap_difference(
     corr = _method(method)
     xa, ys = check_pairs(x_a, y)
     xb, _ = check_pairs(x_b, y)
-    _check_bootstrap(n_samples, confidence, seed)
+    n_samples, confidence, seed = _check_bootstrap(n_samples, confidence, seed)
     value = corr(xa, ys) - corr(xb, ys)
     order = canonical_order(xa, xb, ys)
     xa, xb, ys = [xa[i] for i in order], [xb[i] for i in order], [ys[i] for i in order]
+    with_a, with_b = _per_resample(method, xa, ys), _per_resample(method, xb, ys)
 
-    def statistic(rows: list[int]) -> float:
-        sample_y = [ys[i] for i in rows]
-        return corr([xa[i] for i in rows], sample_y) - corr([xb[i] for i in rows], sample_y)
+    def statistic(draws) -> list[float | None]:  # undefined when either correlation is
+        return [None if a is None or b is None else a - b for a, b in zip(with_a(draws), with_b(draws))]
 
     estimates, undefined = _resampled(statistic, len(ys), n_samples, seed)
     return _interval(value, estimates, undefined, f"{method} difference", n_samples, confidence, seed)
@@ -323,9 +520,13 @@ __all__ = [
     "bootstrap_difference",
     "check_pairs",
     "correlation",
+    "dense_ranks",
+    "deviations",
     "kendall_tau",
+    "knight_pair_counts",
     "mean",
     "pair_counts",
     "pearson",
     "sign",
+    "tau_from_counts",
 ]

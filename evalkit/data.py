@@ -189,3 +189,30 @@ def jfleg(split: str = "test") -> JFLEG:
     if any(len(s) != len(sources) for s in sets):
         raise ValueError(f"JFLEG {split}: the reference files do not have one line per source sentence")
     return JFLEG(split, sources, [list(refs) for refs in zip(*sets)], sets)
+
+
+# --- the Chinese sources of the WMT21 TED talks MQM data (zh-en) -----------------------------------------
+# Until data/human/mqm-ted/ is in the repository, the file is also looked for in the project's shared data
+# folder (the lead removes this fallback when the folder is copied into data/).
+_MQM_TED_ZHEN = Path("human") / "mqm-ted" / "mqm_ted_zhen.tsv.gz"
+_SHARED_DATA_FALLBACK = Path("/work/shared/data")
+
+
+def ted_chinese_sources() -> list[str]:
+    """The 529 Chinese source segments of the WMT21 TED talks MQM annotations (Chinese-English), one per
+    (talk, segment), in talk and segment order, with the annotators' ``<v>`` marks removed (Freitag et al.,
+    2021; see ``data/README.md``).
+
+    >>> sources = ted_chinese_sources()
+    >>> len(sources), sources[1]
+    (529, '作为一名艺术家， 联系对我来说是非常重要的。')
+    """
+    import csv
+
+    path = Path(os.environ.get("EVALKIT_DATA", Path(__file__).resolve().parent.parent / "data")) / _MQM_TED_ZHEN
+    if not path.is_file():
+        path = _SHARED_DATA_FALLBACK / _MQM_TED_ZHEN
+    with gzip.open(path, "rt", encoding="utf-8", newline="") as f:
+        rows = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)  # the texts hold quote characters
+        by_segment = {(int(r["doc_id"]), int(r["seg_id"])): re.sub("</?v>", "", r["source"]) for r in rows}
+    return [by_segment[key] for key in sorted(by_segment)]

@@ -5,7 +5,9 @@ What is here computes the same things with a few ideas (lessons 09 and 10 explai
 
 1. **Cache what repeats.**  When 16 systems are scored against one reference, the reference n-grams are
    the same every time: count them once and keep them (least-recently-used caches keyed by the text,
-   each bounded by an approximate byte budget and safe to share between threads: :class:`BoundedCache`).
+   each bounded by an approximate byte budget and safe to share between threads: :class:`BoundedCache`;
+   together bounded by one overall cap, 1 GiB unless :func:`set_total_cache_budget` or the environment
+   variable ``EVALKIT_CACHE_BUDGET`` says otherwise).
 2. **Let C loops do the work.**  The C loop behind ``Counter`` counts all n-grams of one order in one
    call; set operations find shared n-grams; big-integer arithmetic runs a whole column of the LCS table at once.
 3. **Count with integers instead of strings.**  Every token (or character), then every n-gram, gets an
@@ -14,23 +16,28 @@ What is here computes the same things with a few ideas (lessons 09 and 10 explai
 
 Nothing here knows a metric: this module imports no metric module.  Each metric module owns its ``fast=``
 switch and assembles its statistics from these engines (what only one metric uses lives beside it: chrF's
-in ``chrf.py``, TER's in ``ter_fast.py``).  Sections: a cache bounded by memory; cached tokenizers; n-gram
-counts; the integer n-gram index; text profiles (tokens and what is derived from them); bit-parallel LCS;
-packed sums; bootstrap draws in chunks; texts as integer units (code points); the caches (:func:`cache_info`,
-:func:`clear_caches`, also reachable as ``evalkit.cache_info()`` and ``evalkit.clear_caches()``).
+in ``chrf.py``, TER's in ``ter_fast.py``).  Sections: a cache bounded by memory; one cap over all the
+caches; cached tokenizers; n-gram counts; the integer n-gram index; text profiles (tokens and what is
+derived from them); bit-parallel LCS; packed sums; bootstrap draws in chunks; texts as integer units (code
+points); the caches (:func:`cache_info`, :func:`clear_caches`, also reachable as ``evalkit.cache_info()``
+and ``evalkit.clear_caches()``).
 """
 
 from __future__ import annotations
 
+import os
+import re
 import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ._checks import check_bool, check_int
 from .tokenize import cached_functions, get_tokenizer, stem, tokenize_13a_fast, tokenize_rouge_score_fast
 
 MB = 2**20
+GiB = 2**30
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -58,6 +65,9 @@ class BoundedCache:
     Every read and write holds one lock, so no thread sees the cache half-changed; values themselves are
     published finished, in one step (a value found here is never still being built).
 
+    ``capped=True`` (evalkit's own caches, and every cache passed to :func:`register_cache`): the cache also
+    counts against the one overall cap of all such caches together (:func:`set_total_cache_budget`).
+
     >>> cache = BoundedCache("demo", budget=100, largest_share=0.5)
     >>> for key in "abc":
     ...     _ = cache.put(key, f"value of {key}", nbytes=40)  # the third goes over budget: "a" goes
@@ -68,10 +78,11 @@ class BoundedCache:
     (None, CacheInfo(entries=2, nbytes=80, budget=100))
     """
 
-    def __init__(self, name: str, budget: int, largest_share: float = 0.25):
+    def __init__(self, name: str, budget: int, largest_share: float = 0.25, *, capped: bool = False):
         self.name = name
         self.budget = budget
         self.largest_share = largest_share
+        self.capped = capped
         # key -> value, oldest first; and key -> approximate bytes.  Two dicts rather than one of [value,
         # bytes] pairs: a pair per entry would be one more object for Python's garbage collector to walk.
         self._values: OrderedDict = OrderedDict()
@@ -88,18 +99,31 @@ class BoundedCache:
             self._values.move_to_end(key)
             return value
 
+    def _limit(self) -> int:
+        """The bytes this cache may hold: its budget, and for a capped cache the overall cap too."""
+        return min(self.budget, _total_budget) if self.capped else self.budget
+
+    def _count(self, nbytes: int) -> None:
+        """Count ``nbytes`` more (or fewer) held, here and, for a capped cache, in the overall total.
+        Called with this cache's lock held."""
+        self._nbytes += nbytes
+        if self.capped:
+            _count_held(nbytes)
+
     def put(self, key, value, nbytes: int):
         """Keep ``value`` under ``key``, counted as ``nbytes`` bytes, and return it.  A value larger than
-        ``largest_share`` of the budget is returned without being kept."""
-        if nbytes > self.budget * self.largest_share:
+        ``largest_share`` of the budget (or of the overall cap, if lower) is returned without being kept."""
+        if nbytes > self._limit() * self.largest_share:
             return value
         with self._lock:
-            self._nbytes += nbytes - self._sizes.get(key, 0)
+            self._count(nbytes - self._sizes.get(key, 0))
             self._values.pop(key, None)  # a key put again becomes the most recently used
             self._values[key] = value
             self._sizes[key] = nbytes
             if self._nbytes > self.budget:
                 self._shrink()
+        if self.capped and _held > _total_budget:
+            enforce_total_budget()
         return value
 
     def grow(self, key, value, nbytes: int) -> None:
@@ -109,25 +133,36 @@ class BoundedCache:
             if self._values.get(key, _MISSING) is not value:
                 return
             size = self._sizes[key] = self._sizes[key] + nbytes
-            self._nbytes += nbytes
-            if size > self.budget * self.largest_share:
+            self._count(nbytes)
+            if size > self._limit() * self.largest_share:
                 del self._values[key]
                 del self._sizes[key]
-                self._nbytes -= size
+                self._count(-size)
             if self._nbytes > self.budget:
                 self._shrink()
+        if self.capped and _held > _total_budget:
+            enforce_total_budget()
 
     def _shrink(self) -> None:
         while self._nbytes > self.budget and self._values:
             key, _ = self._values.popitem(last=False)
-            self._nbytes -= self._sizes.pop(key)
+            self._count(-self._sizes.pop(key))
+
+    def evict_oldest(self) -> bool:
+        """Forget the least recently used entry; ``False`` if there was none."""
+        with self._lock:
+            if not self._values:
+                return False
+            key, _ = self._values.popitem(last=False)
+            self._count(-self._sizes.pop(key))
+            return True
 
     def clear(self) -> None:
         """Forget every entry."""
         with self._lock:
             self._values.clear()
             self._sizes.clear()
-            self._nbytes = 0
+            self._count(-self._nbytes)
 
     def info(self) -> CacheInfo:
         """Entries, approximate bytes and budget."""
@@ -136,6 +171,92 @@ class BoundedCache:
 
     def __len__(self) -> int:
         return len(self._values)
+
+
+# --------------------------------------------------------------------------------------------------------
+# One cap over all of evalkit's byte-counted caches together
+# --------------------------------------------------------------------------------------------------------
+# Each cache has its own budget (256 MB per cached tokenizer, 512 MB each for text profiles, reference
+# indexes and chrF's references: about 3.5 GiB together once a few tokenizers are used), and a long session
+# could fill them all.  One overall cap bounds their sum: when a put takes the total over it, the cache
+# holding the most bytes gives back its least recently used entries until the total fits again.
+#
+# The default, 1 GiB, holds a large working set with room to spare (measured when the cap was set: WMT17
+# en-de, 16 systems x 3,004 segments, BLEU under the tokenizers 13a, intl, none and char, then chrF++ and
+# ROUGE-1/2/L, left 0.51 GiB in the caches), and keeps a notebook kernel within a laptop's or a CI
+# runner's memory (GitHub's standard Linux runners have 7 GB for everything).  Change it with
+# set_total_cache_budget(bytes), or set the environment variable EVALKIT_CACHE_BUDGET (bytes, or a number
+# with K, M or G: "512M", "2G"), read once, at import.  The LRU caches of evalkit.tokenize count entries,
+# not bytes, and are bounded on their own (cache_info; measured: 59 MiB for the 44,821 texts of WMT17 en-de
+# in the 13a cache, against a worst case of 0.67 GiB each, 65,536 texts of 512 characters).
+DEFAULT_TOTAL_CACHE_BUDGET = GiB
+CACHE_BUDGET_VARIABLE = "EVALKIT_CACHE_BUDGET"
+
+
+def parse_budget(text: str) -> int:
+    """A number of bytes from a string: ``"1073741824"``, or a number with K, M or G (powers of 1024).
+
+    >>> parse_budget("512M"), parse_budget("2G"), parse_budget("1000")
+    (536870912, 2147483648, 1000)
+    """
+    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMG]?)(?:I?B)?\s*", str(text), flags=re.IGNORECASE)
+    if not found:
+        raise ValueError(f"a cache budget is a number of bytes, or a number with K, M or G (e.g. 512M), got {text!r}")
+    number, unit = found.groups()
+    return int(float(number) * {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}[unit.upper()])
+
+
+def _budget_from_environment() -> int:
+    text = os.environ.get(CACHE_BUDGET_VARIABLE)
+    if text is None:
+        return DEFAULT_TOTAL_CACHE_BUDGET
+    try:
+        return parse_budget(text)
+    except ValueError as error:
+        raise ValueError(f"the environment variable {CACHE_BUDGET_VARIABLE}: {error}") from None
+
+
+_total_budget = _budget_from_environment()  # the overall cap, in bytes
+_held = 0  # bytes held by the capped caches together
+_HELD_LOCK = threading.Lock()  # guards _held; taken while a cache's own lock is held, never the other way
+_TOTAL_LOCK = threading.Lock()  # one thread at a time brings the total down (it takes caches' locks one by one)
+
+
+def _count_held(nbytes: int) -> None:
+    global _held
+    with _HELD_LOCK:
+        _held += nbytes
+
+
+def enforce_total_budget() -> None:
+    """Bring the bytes of the capped caches together down to the overall cap: the cache holding the most
+    gives back its least recently used entry, again and again.  Thread-safe."""
+    with _TOTAL_LOCK:
+        caches = [c for c in bounded_caches().values() if c.capped]
+        while _held > _total_budget:
+            if not max(caches, key=lambda c: c._nbytes).evict_oldest():
+                break
+
+
+def total_cache_budget() -> int:
+    """The overall cap, in bytes, of evalkit's byte-counted caches together."""
+    return _total_budget
+
+
+def set_total_cache_budget(nbytes: int) -> int:
+    """Set the overall cap of evalkit's byte-counted caches together (bytes, an int >= 0; 0 keeps nothing)
+    and return the previous one.  Entries over the new cap are forgotten at once.
+
+    >>> previous = set_total_cache_budget(256 * MB)
+    >>> total_cache_budget() == 256 * MB, cache_info(memory=True)["total"].budget == 256 * MB
+    (True, True)
+    >>> _ = set_total_cache_budget(previous)
+    """
+    global _total_budget
+    nbytes = check_int("nbytes", nbytes, 0)
+    previous, _total_budget = _total_budget, nbytes
+    enforce_total_budget()
+    return previous
 
 
 # Approximate sizes, from sys.getsizeof of the containers and what only they hold, in constant time (a
@@ -182,7 +303,7 @@ def cached_tokenizer(name: str):
     if name == "13a":
         return _FAST_TOKENIZERS.setdefault(name, tokenize_13a_fast)
     split = tokenize_rouge_score_fast if name == "rouge-score" else get_tokenizer(name)
-    cache = _TOKEN_CACHES.setdefault(name, BoundedCache(f"cached tokenizer {name}", TOKEN_CACHE_BUDGET))
+    cache = _TOKEN_CACHES.setdefault(name, BoundedCache(f"cached tokenizer {name}", TOKEN_CACHE_BUDGET, capped=True))
 
     def tokens_of(text: str) -> tuple[str, ...]:
         tokens = cache.get(text)
@@ -498,7 +619,7 @@ def _extend_hypothesis_codes(prev, ids, rem, n, size, table):
 
 
 REFERENCE_INDEX_BUDGET = 512 * MB
-_REFERENCE_INDEXES = BoundedCache("reference indexes", REFERENCE_INDEX_BUDGET)
+_REFERENCE_INDEXES = BoundedCache("reference indexes", REFERENCE_INDEX_BUDGET, capped=True)
 
 
 def _hashable(references):
@@ -544,7 +665,7 @@ def reference_index(references, tokenize: str, lowercase: bool, max_order: int) 
 
 
 PROFILE_BUDGET = 512 * MB
-_PROFILES = BoundedCache("text profiles", PROFILE_BUDGET)
+_PROFILES = BoundedCache("text profiles", PROFILE_BUDGET, capped=True)
 
 
 class Profile(dict):
@@ -733,10 +854,17 @@ _REGISTERED: list[BoundedCache] = []  # caches that metric modules keep for thei
 
 
 def register_cache(cache: BoundedCache) -> BoundedCache:
-    """Count a cache kept elsewhere in :func:`cache_info` and empty it in :func:`clear_caches`."""
+    """Count a cache kept elsewhere in :func:`cache_info`, empty it in :func:`clear_caches`, and hold it to
+    the overall cap (:func:`set_total_cache_budget`) with evalkit's other caches."""
     if not isinstance(cache, BoundedCache):
         raise TypeError(f"expected a BoundedCache, got {type(cache).__name__}")
+    with cache._lock:
+        if not cache.capped:
+            cache.capped = True
+            _count_held(cache._nbytes)
     _REGISTERED.append(cache)
+    if _held > _total_budget:
+        enforce_total_budget()
     return cache
 
 
@@ -744,19 +872,27 @@ def cache_info(memory: bool = False) -> dict:
     """How many entries each cache holds, by name (``"reference indexes"``: whole-corpus integer tables);
     with ``memory=True`` a :class:`CacheInfo` per cache: entries, approximate bytes, budget (for the
     tokenizer caches of :mod:`evalkit.tokenize`, which count entries, bytes are not tracked and the budget
-    is the most they can hold).
+    is the most they can hold), and under ``"total"`` the byte-counted caches together: their entries,
+    their bytes and the overall cap that bounds them (:func:`set_total_cache_budget`; the tokenizer caches
+    of :mod:`evalkit.tokenize` are bounded on their own and not in it).
 
     >>> clear_caches(); cache_info()["text profiles"]
     0
     >>> cache_info(memory=True)["text profiles"].nbytes
     0
     """
+    memory = check_bool("memory", memory)
     info = {}
     for name, fn in cached_functions().items():
         params = fn.cache_parameters()
         info[f"tokenize {name}"] = CacheInfo(fn.cache_info().currsize, None, params["maxsize"] * _entry_bytes_bound(fn))
-    info.update({name: cache.info() for name, cache in bounded_caches().items()})
-    return info if memory else {name: entry.entries for name, entry in info.items()}
+    bounded = bounded_caches()
+    info.update({name: cache.info() for name, cache in bounded.items()})
+    if not memory:
+        return {name: entry.entries for name, entry in info.items()}
+    capped = [info[name] for name, cache in bounded.items() if cache.capped]
+    info["total"] = CacheInfo(sum(c.entries for c in capped), sum(c.nbytes for c in capped), _total_budget)
+    return info
 
 
 def clear_caches() -> None:

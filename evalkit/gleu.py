@@ -512,8 +512,9 @@ def score_assignments(
         if len(picks) != len(counts):
             raise ValueError(f"assignment {j} has {len(picks)} entries for {len(counts)} sentences")
         for i, (k, available) in enumerate(zip(picks, counts)):
-            if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < available:
+            if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 0 <= k < available:
                 raise ValueError(f"assignment {j} picks reference {k!r} for sentence {i}, which has {available}")
+        picks[:] = map(int, picks)  # numpy integers as ints
     return _score_assignments(per_sentence, assignments)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 FIGSIZE = (7.0, 4.0)
 SLIDES = (6.0, 3.5)  # a figure for a 16:9 slide next to a few lines of text
@@ -674,23 +675,26 @@ def place_labels(points: Sequence[tuple[float, float]], widths: Sequence[float],
     return chosen
 
 
-def plot_agreement(metric: Mapping[str, float], human: Mapping[str, float], *, metric_name: str = "metric",
+def plot_agreement(metric: Mapping[Any, float], human: Mapping[Any, float], *, metric_name: str = "metric",
                    human_name: str = "human score", ax=None, figsize=None):
     """Scatter plot of one point per item (metric score on x, human score on y), each labelled with its
     name, and Pearson's r and Kendall's tau (:mod:`evalkit.correlation`) in the title.  The labels are
     placed by :func:`place_labels`.  Returns the matplotlib Axes.
+
+    The item names may be anything hashable (strings, ints, tuples): a label is ``str(name)``.
     """
     if not isinstance(metric, Mapping) or not isinstance(human, Mapping):
         raise TypeError("metric and human must be mappings from item name to score")
     if set(metric) != set(human):
         raise ValueError(f"metric and human must score the same items; only in one of them: "
-                         f"{sorted(set(metric) ^ set(human))}")
+                         f"{sorted(map(str, set(metric) ^ set(human)))}")
     from matplotlib.font_manager import FontProperties
 
     from .correlation import kendall_tau, pearson
 
     names = list(metric)
     xs, ys = [metric[k] for k in names], [human[k] for k in names]
+    labels = [str(k) for k in names]
     r, tau = pearson(xs, ys), kendall_tau(xs, ys)
     own_figure = ax is None
     ax = new_axes(figsize=figsize or (7.0, 5.0)) if own_figure else ax
@@ -709,11 +713,11 @@ def plot_agreement(metric: Mapping[str, float], human: Mapping[str, float], *, m
     area = tuple(v * to_points for v in ax.get_window_extent().extents)
     fontsize = FontProperties(size="small").get_size_in_points()  # follows the style's font.size
     renderer, font = ax.figure.canvas.get_renderer(), FontProperties(size=fontsize)
-    widths = [renderer.get_text_width_height_descent(name, font, ismath=False)[0] * to_points for name in names]
+    widths = [renderer.get_text_width_height_descent(label, font, ismath=False)[0] * to_points for label in labels]
     offsets = place_labels(points, widths, 1.2 * fontsize, bounds=area)
-    for name, x, y, (dx, dy) in zip(names, xs, ys, offsets):
+    for label, x, y, (dx, dy) in zip(labels, xs, ys, offsets):
         far = abs(dy) > 3  # moved off its usual place: draw a thin line back to the point
-        ax.annotate(name, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=fontsize,
+        ax.annotate(label, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=fontsize,
                     ha="left" if dx >= 0 else "right", va="bottom",
                     arrowprops={"arrowstyle": "-", "color": "grey", "lw": 0.5} if far else None)
     return ax

@@ -69,10 +69,17 @@ RULES = ("percentile", "sacrebleu")
 # The seed and the confidence level
 # --------------------------------------------------------------------------------------------------------
 def check_seed(seed: Any) -> int | None:
-    """A seed: an int >= 0, or ``None`` for fresh entropy from the operating system."""
+    """A seed: an int >= 0 (numpy integers too), or ``None`` for fresh entropy from the operating system.
+    Every function that resamples checks its seed here: another type is a TypeError, a negative int a
+    ValueError (numpy refuses negative seeds).
+
+    >>> import numpy as np
+    >>> check_seed(np.int64(7)), check_seed(None)
+    (7, None)
+    """
     if seed is None:
         return None
-    return check_int("seed", seed, 0)
+    return check_int("seed (an int >= 0, or None for fresh entropy)", seed, 0)
 
 
 def generator(seed: int | None = DEFAULT_SEED) -> np.random.Generator:
@@ -185,9 +192,12 @@ def _samples_array(samples: Any, rule: str):
     array = np.asarray(samples)
     if array.ndim != 1 or len(array) == 0 or not np.issubdtype(array.dtype, np.number):
         raise ValueError("samples must be a non-empty list of numbers (one estimate per resample)")
-    if rule == "sacrebleu" and array.dtype == np.float32:
-        return array
-    return array.astype(np.float64)
+    if rule != "sacrebleu" or array.dtype != np.float32:
+        array = array.astype(np.float64)
+    if not np.isfinite(array).all():  # a NaN sorts nowhere and makes the mean and both ends NaN
+        raise ValueError(f"samples hold NaN or infinite values (at index {int(np.argmin(np.isfinite(array)))}); "
+                         "an interval needs finite estimates")
+    return array
 
 
 @dataclass(frozen=True)
@@ -217,8 +227,8 @@ class Interval:
     @classmethod
     def from_samples(cls, samples: Sequence[float], confidence: float = 0.95, *, rule: str = "percentile",
                      **fields: Any) -> Interval:
-        """The interval of the resampled estimates ``samples`` under ``rule`` ("percentile" or
-        "sacrebleu", which is 95% only).  ``fields`` fill the others (``estimate``, ``seed``, a subclass's
+        """The interval of the resampled estimates ``samples`` (finite numbers: a NaN or an infinity is a
+        ValueError) under ``rule`` ("percentile" or "sacrebleu", which is 95% only).  ``fields`` fill the others (``estimate``, ``seed``, a subclass's
         own; ``n_samples`` when some resamples were left out of ``samples``, else ``len(samples)``).
 
         >>> Interval.from_samples(range(100, 0, -1), rule="sacrebleu").mean_and_half_width()

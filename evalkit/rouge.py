@@ -83,7 +83,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._checks import check_bool, check_choice, check_int, check_references, check_string
+from ._checks import MAX_BETA, check_beta, check_bool, check_choice, check_int, check_references, check_string
 from .protocol import AdditiveStats, f_score, segment_count, setting
 from .lcs import DEFAULT_WEIGHT, lcs_table, union_lcs, wlcs_hit_positions, wlcs_tables
 from .tokenize import check_tokenize, get_tokenizer, stem, warn_about_tokenization
@@ -101,7 +101,7 @@ MAX_N = 9
 # overflows floats (1000 ** 103 > 1e308) and nobody uses such weights (ROUGE-1.5.5 suggests 1.2).
 MAX_WEIGHT = 10.0
 # beta of F_beta: beta ** 2 must be a finite float (beta = 1e155 gave F = nan); F tends to recall anyway.
-MAX_BETA = 1e150
+# MAX_BETA (1e150) and the check are shared with chrF (evalkit._checks.check_beta).
 
 Tokens = tuple[str, ...]
 
@@ -139,7 +139,7 @@ def split_sentences(text: str, split_summaries: bool = False) -> list[str]:
     >>> split_sentences("the cat sat. the dog ran\\nhome. ok?", split_summaries=True)
     ['the cat sat.', 'the dog ran\\nhome.', 'ok?']
     """
-    if split_summaries:
+    if check_bool("split_summaries", split_summaries):
         return [s for s in _punkt().tokenize(text) if s]
     return [line for line in text.split("\n") if line]
 
@@ -227,7 +227,7 @@ def score_stats(stats: RougeStats, *, beta: float = 1.0, variant: str = "") -> R
     """
     if not isinstance(stats, RougeStats):
         raise TypeError(f"stats must be RougeStats, got {type(stats).__name__}")
-    _check_beta(beta)
+    check_beta(beta)
     precision, recall = precision_recall(stats.matches, stats.hyp_len, stats.ref_len, stats.weight)
     return RougeScore(precision, recall, f_score(precision, recall, beta), variant, beta, stats)
 
@@ -309,7 +309,7 @@ def lcs_stats(hypothesis: Sequence[str], reference: Sequence[str], *, fast: bool
     >>> lcs_stats(["the", "cat", "sat"], ["the", "cat", "is", "sat"])
     RougeStats(matches=3, hyp_len=3, ref_len=4, weight=1.0, segments=1)
     """
-    if fast:
+    if check_bool("fast", fast):
         from .fast import bit_parallel_lcs_length
 
         length = bit_parallel_lcs_length(hypothesis, reference)
@@ -422,7 +422,7 @@ def skip_bigram_counts(tokens: Sequence[str], max_skip: int | None, unigrams: bo
     """Counts of skip-bigrams; with ``unigrams`` also of 1-tuples (ROUGE-SU).  Under
     ``convention="rouge-1.5.5"`` the last token's unigram is not counted (the script's loop stops early)."""
     counts: Counter = Counter(skip_bigrams(tokens, max_skip))
-    if unigrams:
+    if check_bool("unigrams", unigrams):
         counted = tokens[:-1] if convention == "rouge-1.5.5" else tokens
         counts.update((t,) for t in counted)
     return counts
@@ -496,19 +496,6 @@ def combine_references(per_reference: Sequence[RougeStats], aggregation: str = "
 # --------------------------------------------------------------------------------------------------------
 # Input checks
 # --------------------------------------------------------------------------------------------------------
-def _check_beta(beta: Any) -> float:
-    if type(beta) is float or type(beta) is int:  # the common case (a bool's type is bool, not int)
-        pass
-    elif isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-        raise TypeError(f"beta must be a number, got {type(beta).__name__}")
-    if not (math.isfinite(beta) and 0 < beta <= MAX_BETA):
-        raise ValueError(
-            f"beta must be a positive finite number at most {MAX_BETA:g} (beta ** 2 must not overflow; F tends "
-            f"to recall as beta grows), got {beta}"
-        )
-    return float(beta)
-
-
 def check_order(n: Any) -> int:
     """ROUGE-N's n: an int from 1 to ``MAX_N`` (9, as rouge-score's "rouge1" ... "rouge9")."""
     check_int("n", n, 1)
@@ -521,7 +508,7 @@ def check_options(stemmer: Any, tokenize: Any, beta: Any, aggregation: Any) -> N
     """Check the options every ROUGE function takes; a TypeError or ValueError names the bad one."""
     check_bool("stemmer", stemmer)
     check_tokenize(tokenize)
-    _check_beta(beta)
+    check_beta(beta)
     check_choice("aggregation", aggregation, AGGREGATIONS)
 
 
@@ -549,13 +536,13 @@ def _check_weight(weight: Any) -> float:
 def _check_max_skip(max_skip: Any) -> int | None:
     if max_skip is None:
         return None
-    if isinstance(max_skip, bool) or not isinstance(max_skip, int):
+    if isinstance(max_skip, bool) or not isinstance(max_skip, numbers.Integral):  # numpy integers too
         raise TypeError(f"max_skip must be an int or None (any gap), got {type(max_skip).__name__}")
     if max_skip < 0:
         raise ValueError(
             f"max_skip must be >= 0 (0 gives ordinary bigrams) or None for an unlimited gap, got {max_skip}"
         )
-    return max_skip
+    return int(max_skip)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -639,11 +626,10 @@ def rouge_lsum(
     RougeScore(rougeL: P=0.5000, R=0.5000, F=0.5000)
     """
     check_options(stemmer, tokenize, beta, aggregation)
-    if not isinstance(fast, bool):
-        raise TypeError(f"fast must be True or False, got {fast!r}")
+    fast = check_bool("fast", fast)
     hypothesis, references = check_inputs(hypothesis, references)
 
-    check_bool("split_summaries", split_summaries)
+    split_summaries = check_bool("split_summaries", split_summaries)
 
     def sentences(text: str) -> list[Tokens]:
         return [rouge_tokens(s, tokenize=tokenize, stemmer=stemmer) for s in split_sentences(text, split_summaries)]

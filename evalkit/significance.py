@@ -74,6 +74,8 @@ Memory grows with the number of segments only: samples are drawn, summed and sco
 
 from __future__ import annotations
 
+import math
+import numbers
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -82,9 +84,9 @@ from typing import Any
 import numpy as np
 
 from . import resample
-from ._checks import check_choice, check_corpus, check_int, check_references, check_same_length, check_text
+from ._checks import check_bool, check_choice, check_corpus, check_int, check_references, check_same_length, check_text
 from .protocol import Metric, get_metric
-from .resample import DEFAULT_SEED, SAMPLES_PER_CHUNK, confidence_interval
+from .resample import DEFAULT_SEED, SAMPLES_PER_CHUNK, check_seed, confidence_interval
 
 P_VALUE_RULES = ("sacrebleu", "moses")
 # The paired bootstrap's null statistic: the shifted two-sided one (default), or sacreBLEU's / Moses' centred one.
@@ -154,16 +156,18 @@ def p_value(statistics: Sequence[float], observed: float, rule: str = "sacrebleu
     nothing was found; the paired tests warn then.  ``"moses"`` (Moses'
     ``bootstrap-hypothesis-difference-significance.pl``): count the samples at or above it, c / n (which can
     be 0).  A float32 array is compared in float32 (numpy rounds ``observed`` to float32), as in sacreBLEU,
-    whose chrF and TER samples are float32; anything else in float64.
+    whose chrF and TER samples are float32; anything else in float64.  A NaN or an infinity, among the
+    statistics or as ``observed``, is refused with a ValueError (a NaN is neither above nor below anything,
+    so ``[nan]`` against 0 would give p = 0.5).
 
         >>> p_value([0.1, 0.5, 0.2, 0.7], 0.5), p_value([0.1, 0.5, 0.2, 0.7], 0.5, rule="moses")
         (0.4, 0.5)
     """
     check_choice("p_value_rule", rule, P_VALUE_RULES)
-    stats = _floats(statistics)
+    stats = _floats(statistics, "statistics")
     if stats.ndim != 1 or len(stats) == 0:
         raise ValueError("statistics must be a non-empty list of numbers")
-    observed = float(observed)
+    observed = _finite("observed", observed)
     if rule == "sacrebleu":
         return (int(np.sum(stats > observed)) + 1) / (len(stats) + 1)
     return int(np.sum(stats >= observed)) / len(stats)
@@ -194,10 +198,10 @@ def bootstrap_null_statistics(
         [-2.0, 0.0, -1.0, 3.0]
     """
     check_choice("null", null, BOOTSTRAP_NULLS)
-    base, system = _floats(baseline_scores), _floats(system_scores)
+    base, system = _floats(baseline_scores, "baseline_scores"), _floats(system_scores, "system_scores")
     if base.ndim != 1 or base.shape != system.shape or len(base) == 0:
         raise ValueError("baseline_scores and system_scores must be non-empty lists of numbers of the same length")
-    real = float(system_score) - float(baseline_score)
+    real = _finite("system_score", system_score) - _finite("baseline_score", baseline_score)
     if null == "shifted":
         return np.abs((system - base).astype(np.float64) - real), abs(real)
     diffs = np.abs(system - base)
@@ -216,10 +220,26 @@ def smallest_p_value(n_samples: int, rule: str = "sacrebleu") -> float:
     return 1 / (n_samples + 1) if rule == "sacrebleu" else 0.0
 
 
-def _floats(values) -> np.ndarray:
-    """float32 arrays as they are, anything else as float64."""
+def _floats(values, what: str) -> np.ndarray:
+    """float32 arrays as they are, anything else as float64; a NaN or an infinity is refused (a ValueError):
+    it compares as neither above nor below anything, and would give a p-value that looks like one."""
     array = np.asarray(values)
-    return array if array.dtype == np.float32 else array.astype(np.float64)
+    if not np.issubdtype(array.dtype, np.number) or np.issubdtype(array.dtype, np.complexfloating):
+        raise TypeError(f"{what} must be real numbers, got an array of {array.dtype}")
+    array = array if array.dtype == np.float32 else array.astype(np.float64)
+    if not np.isfinite(array).all():
+        raise ValueError(f"{what} holds NaN or infinite values (at index {int(np.argmin(np.isfinite(array)))}); "
+                         "scores and test statistics must be finite numbers")
+    return array
+
+
+def _finite(what: str, value: Any) -> float:
+    """A finite real number as a float (numpy numbers too), else a TypeError or ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what} must be a number, got {value!r}")
+    if not math.isfinite(value):
+        raise ValueError(f"{what} is {value}; it must be a finite number")
+    return float(value)
 
 
 Corpus = Sequence[Any]
@@ -232,8 +252,7 @@ def _check_inputs(baseline, systems, references, baseline_name, n_samples, seed,
     adapter = get_metric(metric)
     adapter.check_options(options)
     check_int("n_samples", n_samples, 1)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise TypeError(f"seed must be a non-negative int, or None for an unseeded generator; got {seed!r}")
+    check_seed(seed)
     check_choice("p_value_rule", p_value_rule, P_VALUE_RULES)
     check_corpus("baseline", baseline)
     check_corpus("references", references)
@@ -267,6 +286,7 @@ class _Scorer:
     """The metric's scores of summed rows (:meth:`evalkit.protocol.Metric.scores`) with the test's settings."""
 
     def __init__(self, adapter: Metric, options: dict, fast: bool, float32: bool):
+        fast, float32 = check_bool("fast", fast), check_bool("sacrebleu_float32", float32)
         self.adapter, self.options, self.fast, self.float32 = adapter, options, fast, float32
         if float32 and (not fast or adapter.score_rows is None):
             raise ValueError("sacrebleu_float32=True needs fast=True and a metric that scores rows with numpy")
@@ -442,15 +462,15 @@ def paired_bootstrap(
     )
     check_choice("null", null, BOOTSTRAP_NULLS)
     score = _Scorer(adapter, options, fast, sacrebleu_float32)
-    mats = adapter.checked_statistics([baseline, *systems.values()], references, options, fast)
-    if sacrebleu_float32:
+    mats = adapter.checked_statistics([baseline, *systems.values()], references, options, score.fast)
+    if score.float32:
         score(mats[0].sum(axis=0)[None, :])  # refused up front where the metric cannot give float32 scores
     _warn_few_samples(n_samples, p_value_rule, interval_samples=n_samples)
     k = mats[0].shape[1]
     real = score(np.stack([m.sum(axis=0) for m in mats]), float32=False)
     samples = _bootstrap_scores(np.random.default_rng(seed), np.hstack(mats), k, n_samples, score)
 
-    scale = adapter.float32_scale if sacrebleu_float32 else 1.0  # samples on sacreBLEU's scale (chrF, TER: 100)
+    scale = adapter.float32_scale if score.float32 else 1.0  # samples on sacreBLEU's scale (chrF, TER: 100)
     names = [baseline_name, *systems]
     p_values: list[float | None] = [None]
     for j in range(1, len(names)):
@@ -505,11 +525,10 @@ def paired_approximate_randomization(
     adapter = _check_inputs(
         baseline, systems, references, baseline_name, n_samples, seed, p_value_rule, metric, options
     )
-    if isinstance(confidence_samples, bool) or not isinstance(confidence_samples, int) or confidence_samples < 0:
-        raise ValueError(f"confidence_samples must be an int >= 0 (0: no interval), got {confidence_samples!r}")
+    confidence_samples = check_int("confidence_samples", confidence_samples, 0)  # 0: no interval
     score = _Scorer(adapter, options, fast, sacrebleu_float32)
-    mats = adapter.checked_statistics([baseline, *systems.values()], references, options, fast)
-    if sacrebleu_float32:
+    mats = adapter.checked_statistics([baseline, *systems.values()], references, options, score.fast)
+    if score.float32:
         score(mats[0].sum(axis=0)[None, :])  # refused up front where the metric cannot give float32 scores
     _warn_few_samples(n_samples, p_value_rule, interval_samples=confidence_samples)
     k = mats[0].shape[1]
@@ -550,7 +569,7 @@ def paired_approximate_randomization(
         base_samples = _bootstrap_scores(np.random.default_rng(seed), base, k, confidence_samples, score)
         intervals = [confidence_interval(base_samples[:, 0])]
         intervals += [confidence_interval(system_samples[:, j]) for j in range(n_systems)]
-        scale = adapter.float32_scale if sacrebleu_float32 else 1.0
+        scale = adapter.float32_scale if score.float32 else 1.0
         means, cis = [m / scale for m, _ in intervals], [c / scale for _, c in intervals]
     return _results([baseline_name, *systems], real, [None, *p_values], means, cis)
 

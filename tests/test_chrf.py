@@ -327,3 +327,93 @@ def test_corpus_chrf_reads_as_its_steps_and_reaches_the_formula():
         engine = calls(lambda: corpus_chrf(hyps, refs, word_order=word_order))
         assert ("_fast_counts", "chrf_segment_counts") in {(a, b) for a, b, _ in engine}
         assert [c for c in engine if c[2].endswith("fast.py")]
+
+
+# --- Chinese, Japanese and Korean (issue 21): chrF needs no tokenizer ------------------------------------
+@pytest.mark.conformance
+@pytest.mark.parametrize("word_order", [0, 2])
+@pytest.mark.parametrize("lang", ["zh", "ja", "ko"])
+def test_chrf_equals_sacrebleu_on_chinese_japanese_and_korean(lang, word_order):
+    import cjk_texts
+
+    from evalkit.data import ted_chinese_sources
+
+    if lang == "zh":
+        refs = ted_chinese_sources()
+        hyps = [cjk_texts.edited(s, i) for i, s in enumerate(refs)]
+    else:
+        pairs = cjk_texts.JAPANESE if lang == "ja" else cjk_texts.KOREAN
+        refs, hyps = [r for r, _ in pairs], [h for _, h in pairs]
+    ours = corpus_chrf(hyps, [[r] for r in refs], word_order=word_order).score * 100
+    theirs = CHRF(word_order=word_order).corpus_score(hyps, [refs]).score
+    assert math.isclose(ours, theirs, rel_tol=1e-9, abs_tol=1e-9)
+    assert 20 < ours < 100  # no tokenizer needed: the pairs share character n-grams whatever their words
+
+
+# --------------------------------------------------------------------------------------------------------
+# Issue 19: "Large chrF beta: beta >= 1e155 raises OverflowError from deep inside; with the float32
+# reproduction, beta >= ~2e19 gives NaN means and a 'significant' p = 0.0196."  (beta^2 overflowed: F was
+# inf/inf = NaN, and a NaN score never beat -1, so no reference was "best".)  Now a beta up to 1e150 (ROUGE's
+# limit, one shared check) scores, and F there is the recall to the last digits; above it a ValueError
+# names the limit; in float32 mode a beta whose square overflows float32 is refused.
+# --------------------------------------------------------------------------------------------------------
+@pytest.mark.hardening
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_huge_beta_gives_recall_and_beyond_the_limit_a_clear_error(fast):
+    hyps, refs = ["the cat sat on the mat", "a dog"], [["the cat is on the mat", "a cat sat"], ["a dog barked"]]
+    result = corpus_chrf(hyps, refs, beta=1e150, fast=fast)
+    # F = (1 + b^2) P R / (b^2 P + R) = R (1 + 1/b^2) / (1 + R / (b^2 P)): R to far below a double's precision
+    assert math.isfinite(result.score) and result.score == pytest.approx(result.recall, rel=1e-15)
+    assert abs(result.precision - result.recall) > 0.05 and result.name == "chrF1e+150"  # F is R, not P
+    stats = corpus_stats(hyps, refs, fast=fast)
+    assert score_stats(stats, beta=1e150).score == pytest.approx(score_stats(stats).recall, rel=1e-15)
+    for beta in (1.0000001e150, 1e155, 1e300):
+        for call in (lambda: corpus_chrf(hyps, refs, beta=beta, fast=fast),
+                     lambda: sentence_chrf(hyps[0], refs[0], beta=beta),
+                     lambda: score_stats(stats, beta=beta)):
+            with pytest.raises(ValueError, match=r"beta must be a positive finite number at most 1e\+150"):
+                call()
+
+
+@pytest.mark.hardening
+def test_float32_reproduction_refuses_a_beta_whose_square_overflows_float32():
+    import warnings
+
+    import numpy as np
+
+    from evalkit import significance
+    from evalkit.chrf import check_float32_beta
+
+    base, systems = ["a cat sat", "a dog", "it rains today", "we go"], {"B": ["the cat sat", "a dog barked",
+                                                                             "it rains", "we went home"]}
+    refs = [["the cat sat"], ["the dog barked"], ["it is raining"], ["we went home"]]
+    for beta in (2e19, 1e30, 1e150):
+        with pytest.raises(ValueError, match=r"sacrebleu_float32=True: .* overflows .* below about 1\.8e\+19"):
+            significance.paired_bootstrap(base, systems, refs, metric="chrf", beta=beta, n_samples=50,
+                                          sacrebleu_float32=True)
+        with pytest.raises(ValueError, match="overflows"):
+            check_float32_beta(beta)
+    check_float32_beta(float(np.sqrt(np.finfo(np.float32).max)) * (1 - 1e-7))  # just below: accepted
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", significance.SignificanceWarning)
+        for beta, float32 in ((1e19, True), (2e19, False), (1e150, False)):  # finite means, a p-value of a number
+            out = significance.paired_bootstrap(base, systems, refs, metric="chrf", beta=beta, n_samples=50,
+                                                sacrebleu_float32=float32)
+            assert all(math.isfinite(r.score) and math.isfinite(r.mean) and math.isfinite(r.ci) for r in out.values())
+            assert 0 < out["B"].p_value <= 1
+
+
+# Issue 19: "char_ngrams(n=0) counts the empty n-gram 18 times".
+@pytest.mark.hardening
+def test_char_ngrams_needs_an_order_of_at_least_one():
+    from evalkit.chrf import word_ngrams
+
+    for call in (lambda: char_ngrams("the cat sat", 0), lambda: char_ngrams("the cat", -1),
+                 lambda: word_ngrams(["the", "cat"], 0)):
+        with pytest.raises(ValueError, match="n must be at least 1"):
+            call()
+    with pytest.raises(TypeError, match="n must be an int"):
+        char_ngrams("the cat", 1.0)
+    with pytest.raises(TypeError, match="text is None"):
+        char_ngrams(None, 1)
+    assert char_ngrams("a cat", 1) == {"a": 2, "c": 1, "t": 1}

@@ -1,14 +1,18 @@
-"""evalkit.correlation: Pearson and Kendall checked by hand (exact fractions), against numpy.corrcoef and an
-independent brute-force pair count, by hypothesis properties, and the bootstrap against a recomputation."""
+"""evalkit.correlation: Pearson and Kendall checked by hand (exact fractions), against numpy.corrcoef, Python's
+statistics.correlation, an exact (Fraction and Decimal) Pearson, scipy.stats (Pearson, Kendall's tau-b and
+tau-c), an independent brute-force pair count, by hypothesis properties, and the bootstrap against a
+recomputation."""
 
 from __future__ import annotations
 
 import doctest
 import itertools
 import math
+import statistics
 import subprocess
 import sys
 from collections import Counter
+from decimal import Decimal, localcontext
 from fractions import Fraction
 
 import numpy as np
@@ -18,13 +22,17 @@ from hypothesis import strategies as st
 
 from evalkit import correlation
 from evalkit.correlation import (
+    METHODS,
     bootstrap_correlation,
     bootstrap_difference,
     check_pairs,
     kendall_tau,
+    knight_pair_counts,
     pair_counts,
     pearson,
 )
+
+EPS = 2.0**-52  # the distance from 1.0 to the next float64
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -49,6 +57,21 @@ def brute_force_tau(x, y, variant="b"):
         return (concordant - discordant) / math.sqrt((pairs - tied_x) * (pairs - tied_y))
     m = min(len(set(x)), len(set(y)))
     return 2 * Fraction(concordant - discordant) / (Fraction(n * n * (m - 1), m))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# An exact Pearson: the floats' exact values as fractions, r^2 exact, its square root to 50 digits
+# ---------------------------------------------------------------------------------------------------------
+def exact_pearson(x, y) -> float:
+    xs, ys = [Fraction(float(v)) for v in x], [Fraction(float(v)) for v in y]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(xs, ys))
+    sxx, syy = sum((a - mx) ** 2 for a in xs), sum((b - my) ** 2 for b in ys)
+    r2 = sxy * sxy / (sxx * syy)
+    with localcontext() as ctx:
+        ctx.prec = 50
+        r = (Decimal(r2.numerator) / Decimal(r2.denominator)).sqrt()
+    return float(r) if sxy >= 0 else -float(r)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -105,12 +128,73 @@ def _not_constant(values):
 
 @settings(max_examples=200, deadline=None)
 @given(st.data())
-def test_pearson_equals_numpy_corrcoef(data):
+def test_pearson_equals_numpy_corrcoef_and_statistics_correlation(data):
     n = data.draw(st.integers(3, 20))
     x = data.draw(st.lists(_floats, min_size=n, max_size=n))
     y = data.draw(st.lists(_floats, min_size=n, max_size=n))
     assume(np.std(x) > 1e-6 and np.std(y) > 1e-6)
     assert math.isclose(pearson(x, y), np.corrcoef(x, y)[0, 1], rel_tol=1e-9, abs_tol=1e-9)
+    assert math.isclose(pearson(x, y), statistics.correlation(x, y), rel_tol=1e-12, abs_tol=1e-14)
+
+
+# Issue 19, item 3: values near 1e308 gave r = 1.0 (a NaN clamped into [-1, 1]; exact 0.196 here), values
+# near 1e-300 raised ZeroDivisionError (their squares vanish), float32 input was computed in float32.
+_BIG_X, _BIG_Y = [1.0, -1.0, 0.0, 0.0], [0.3, -0.3, 1.5, -1.5]  # r = 0.6 / sqrt(2 * 4.68) at any scale
+_SPREAD_X, _SPREAD_Y = [1.0, -1.0, 0.5, -0.3, 0.8], [1.0, 2.0, 3.0, 4.0, 5.0]
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("x, y", [
+    ([v * 1e308 for v in _BIG_X], [v * 1e308 for v in _BIG_Y]),  # was 1.0
+    ([v * 1e308 for v in _SPREAD_X], _SPREAD_Y),  # was 0.0: the squares overflowed to inf
+    ([v * 1e308 for v in _SPREAD_X], [v * 1e308 for v in [0.9, -0.4, 1.2, -0.7, 0.1]]),  # was "-inf + inf in fsum"
+    ([v * 1.7e308 for v in [1.0, 0.9, 0.95, 0.99]], [1.0, 2.0, 4.0, 3.0]),  # the sum alone overflows
+    ([v * 1e-300 for v in _SPREAD_X], _SPREAD_Y),  # was ZeroDivisionError
+    ([v * 1e-300 for v in _BIG_X], [v * 1e-300 for v in _BIG_Y]),
+    ([0.0, 5e-324, 1e-323, 5e-324, 1.5e-323], _SPREAD_Y),  # subnormals, a few bits each
+    ([1e9 + v for v in _SPREAD_X], _SPREAD_Y),  # a large mean, a small spread
+    ([1e308, 1e-300, 2e-300, -1e308], [1.0, 2.0, 3.0, 4.0]),  # both ends of the range in one list
+])
+def test_pearson_is_right_across_the_float_range(x, y):
+    assert abs(pearson(x, y) - exact_pearson(x, y)) <= 2 * EPS
+    assert math.isclose(pearson([v * 1e308 for v in _BIG_X], [v * 1e308 for v in _BIG_Y]), 0.6 / math.sqrt(2 * 4.68),
+                        rel_tol=1e-15)
+
+
+@pytest.mark.hardening
+def test_pearson_computes_float32_input_in_float64():
+    # float32 values are converted to float64 exactly; r is then the float64 r of the same numbers
+    x32 = np.array([1.0001, 1.0002, 1.0004, 1.0003, 1.0005], dtype=np.float32)
+    y32 = np.array([1.0, 2.0, 3.0, 4.0, 5.0], dtype=np.float32)
+    as64 = [float(v) for v in x32], [float(v) for v in y32]
+    assert pearson(x32, y32) == pearson(*as64)
+    assert abs(pearson(x32, y32) - exact_pearson(*as64)) <= 2 * EPS
+    assert math.isclose(pearson(x32, y32), statistics.correlation(*as64), rel_tol=1e-14)
+    # what evalkit computed before: the deviations from the mean in float32 (a float32 minus a Python float
+    # is a float32), which lose 3 of these values' 7 digits: r = 0.90008339, off by 5e-8
+    dx = [v - math.fsum(x32.tolist()) / 5 for v in x32]
+    dy = [v - 3.0 for v in y32]
+    assert isinstance(dx[0], np.float32)
+    in_float32 = math.fsum(a * b for a, b in zip(dx, dy)) / math.sqrt(math.fsum(a * a for a in dx) * 10)
+    assert abs(in_float32 - exact_pearson(*as64)) > 1e-8
+
+
+_any_float = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_pearson_equals_an_exact_computation_anywhere_in_the_float_range(data):
+    # any finite floats (from subnormals to 1.8e308, both signs), or a few values at one scale 2**k
+    n = data.draw(st.integers(3, 10))
+    scale = data.draw(st.integers(-1070, 1020))
+    small = st.floats(-2, 2, allow_nan=False).map(lambda v: math.ldexp(v, scale))
+    side = st.one_of(st.lists(_any_float, min_size=n, max_size=n), st.lists(small, min_size=n, max_size=n),
+                     st.lists(st.sampled_from([1.0, 1.0 + EPS, 1.0 + 2 * EPS, 3.0]), min_size=n, max_size=n))
+    x, y = data.draw(side), data.draw(side)
+    assume(_not_constant(x) and _not_constant(y))
+    r = pearson(x, y)
+    assert abs(r - exact_pearson(x, y)) <= 8 * EPS and -1 <= r <= 1
 
 
 @settings(max_examples=300, deadline=None)
@@ -122,6 +206,66 @@ def test_kendall_equals_brute_force_pair_count(data):
     for variant in "abc":
         assert math.isclose(kendall_tau(x, y, tau=variant), float(brute_force_tau(x, y, variant)),
                             rel_tol=1e-12, abs_tol=1e-15)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_knights_counts_equal_the_pair_by_pair_counts(data):
+    # the readable O(n^2) loop and Knight's O(n log n) sort count the same pairs, ties and all
+    n = data.draw(st.integers(3, 70))
+    values = st.one_of(st.integers(-4, 4), st.integers(-10**6, 10**6),
+                       st.sampled_from([0.5, Fraction(1, 3), 2, np.float64(0.5), -0.0, 0.0, 1e-300]))
+    x = data.draw(st.lists(values, min_size=n, max_size=n))
+    y = data.draw(st.lists(values, min_size=n, max_size=n))
+    assume(_not_constant(x) and _not_constant(y))
+    assert knight_pair_counts(x, y) == pair_counts(x, y)
+
+
+def test_knights_counts_on_real_data():
+    # REALSumm: the LitePyramid score and ROUGE-2 recall of each of the 1,100 extractive summaries
+    # (ties on both sides, and in both at once)
+    from evalkit.data import realsumm
+
+    systems = realsumm().extractive.values()
+    human = [v for s in systems for v in s.litepyramid]
+    rouge = [v for s in systems for v in s.published["rouge_2_recall"]]
+    counts = knight_pair_counts(rouge, human)
+    assert counts == pair_counts(rouge, human)
+    assert counts.ties_x > 1000 and counts.ties_y > 10_000 and counts.ties_both > 100
+
+
+@pytest.mark.conformance
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_kendall_equals_scipy_on_ties(data):
+    from scipy import stats
+
+    n = data.draw(st.integers(3, 40))
+    x = data.draw(st.lists(st.integers(-5, 5), min_size=n, max_size=n))
+    y = data.draw(st.lists(st.one_of(st.integers(-3, 3), st.floats(-1, 1)), min_size=n, max_size=n))
+    assume(_not_constant(x) and _not_constant(y))
+    for variant in "bc":
+        theirs = stats.kendalltau(x, y, variant=variant).statistic
+        assert math.isclose(kendall_tau(x, y, tau=variant), theirs, rel_tol=1e-12, abs_tol=1e-15)
+
+
+@pytest.mark.conformance
+def test_pearson_and_kendall_equal_scipy_on_real_data():
+    # REALSumm's 1,400 abstractive and 1,100 extractive summaries: LitePyramid against each published ROUGE
+    # score, per summary (segment level: ties on both sides)
+    from scipy import stats
+
+    from evalkit.data import realsumm
+
+    data = realsumm()
+    for group in (data.abstractive, data.extractive):
+        human = [v for s in group.values() for v in s.litepyramid]
+        for key in ("rouge_1_recall", "rouge_2_f_score", "rouge_l_precision"):
+            rouge = [v for s in group.values() for v in s.published[key]]
+            assert math.isclose(pearson(rouge, human), stats.pearsonr(rouge, human).statistic, rel_tol=1e-12)
+            for variant in "bc":
+                assert math.isclose(kendall_tau(rouge, human, tau=variant),
+                                    stats.kendalltau(rouge, human, variant=variant).statistic, rel_tol=1e-12)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -181,10 +325,17 @@ def test_identical_rankings_give_one():
         (None, [1, 2, 3], TypeError, "list of numbers"),
         ([1, "2", 3], [1, 2, 3], TypeError, "x[1] is a str"),
         ([1, 2, 3], [True, False, True], TypeError, "y[0] is a bool"),
+        ([1, 2, 10**400], [1, 2, 3], ValueError, "within the float range"),
+        # issue 19, item 9: a set has no order to pair its values with the other side's
+        ({1, 2, 3}, [1, 2, 3], TypeError, "x is a set, which has no order"),
+        ([1, 2, 3], frozenset({1, 2, 3}), TypeError, "y is a frozenset, which has no order"),
+        ({"a": 1, "b": 2, "c": 3}.values(), [1, 2, 3], TypeError, "x is a dict_values, which has no order"),
+        ({1: 0, 2: 0, 3: 0}.keys(), [1, 2, 3], TypeError, "ordered sequence"),
     ],
 )
 def test_bad_input_is_explained(x, y, error, words):
-    for function in (pearson, kendall_tau, bootstrap_correlation):
+    for function in (pearson, kendall_tau, pair_counts, knight_pair_counts, bootstrap_correlation,
+                     correlation.correlation, lambda x, y: bootstrap_difference(x, x, y)):
         with pytest.raises(error, match=words.replace("[", r"\[").replace("]", r"\]")):
             function(x, y)
 
@@ -210,6 +361,23 @@ def test_numpy_arrays_and_numbers_are_accepted():
     x, y = np.array([1.0, 2.0, 3.0, 4.0]), np.array([1, 3, 2, 4])
     assert check_pairs(x, y)[1] == [1, 3, 2, 4]
     assert math.isclose(pearson(x, y), 0.8, rel_tol=1e-15)
+    # numpy integers wherever numpy floats go (issue 19, item 10): values of any integer type, n_samples, seed
+    for ints in (np.array([1, 3, 2, 4], dtype=np.int8), np.array([1, 3, 2, 4], dtype=np.uint64)):
+        assert pearson(x, ints) == pearson(x, y) and kendall_tau(x, ints) == kendall_tau(x, y)
+    a = bootstrap_correlation(x, y, method="kendall", n_samples=np.int64(50), seed=np.uint32(4))
+    assert a == bootstrap_correlation(x, y, method="kendall", n_samples=50, seed=4)
+    assert type(a.n_samples) is int and type(a.seed) is int
+    d = bootstrap_difference(x, y[::-1], y, n_samples=np.int16(30), seed=np.int64(2), confidence=np.float32(0.9))
+    assert d == bootstrap_difference(x, y[::-1], y, n_samples=30, seed=2, confidence=float(np.float32(0.9)))
+
+
+def test_seed_none_draws_fresh_resamples():
+    # seed=None is evalkit.resample's fresh entropy, in both bootstraps as in the significance tests
+    for function, args in ((bootstrap_correlation, (_X, _Y)), (bootstrap_difference, (_X, _Y[::-1], _Y))):
+        for method in METHODS:
+            one, two = (function(*args, method=method, n_samples=100, seed=None) for _ in range(2))
+            assert one.seed is None and one.value == two.value
+            assert one.samples != two.samples  # 100 fresh resamples twice: equal with negligible probability
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -239,6 +407,26 @@ def test_bootstrap_pearson_equals_a_numpy_recomputation():
     assert math.isclose(result.low, low, rel_tol=1e-9) and math.isclose(result.high, high, rel_tol=1e-9)
     assert result.undefined == 0 and len(result.samples) == 500
     assert float(result) == result.value and result.method == "pearson"
+
+
+def test_bootstrap_kendall_with_ties_equals_each_resamples_tau():
+    # Knight's counts of a whole chunk of resamples at once give, resample by resample, the tau that
+    # kendall_tau gives the resample on its own (bit for bit); resamples with a constant side are left out
+    x = [1, 1, 2, 2, 3, 3, 3, 4, 5, 5, 6, 1]
+    y = [2, 1, 2, 3, 3, 2, 4, 4, 5, 4, 4, 1]
+    result = bootstrap_correlation(x, y, method="kendall", n_samples=400, seed=11)
+    order = correlation.canonical_order(x, y)
+    xs, ys = np.array(x)[order], np.array(y)[order]
+    expected, undefined = [], 0
+    for row in np.random.default_rng(11).integers(0, len(x), size=(400, len(x))):
+        try:
+            expected.append(kendall_tau(xs[row].tolist(), ys[row].tolist()))
+        except ValueError:
+            undefined += 1
+    assert list(result.samples) == expected and result.undefined == undefined
+    assert math.isclose(result.value, float(brute_force_tau(x, y)), rel_tol=1e-12)
+    difference = bootstrap_difference(x, [-v for v in x[::-1]], y, method="kendall", n_samples=100, seed=1)
+    assert math.isclose(difference.value, kendall_tau(x, y) - kendall_tau([-v for v in x[::-1]], y), rel_tol=1e-12)
 
 
 def test_bootstrap_kendall_equals_a_brute_force_recomputation():

@@ -124,9 +124,131 @@ def test_every_cache_reports_entries_and_bytes_and_clears():
         assert isinstance(entry, fast.CacheInfo)
         if entry.nbytes is not None:
             assert (entry.entries > 0) == (entry.nbytes > 0) and entry.nbytes <= entry.budget, name
+    total = info.pop("total")  # the byte-counted caches together, under the overall cap
+    counted = [entry for entry in info.values() if entry.nbytes is not None]
+    assert total == fast.CacheInfo(sum(e.entries for e in counted), sum(e.nbytes for e in counted),
+                                   fast.total_cache_budget())
     assert evalkit.cache_info() == {name: entry.entries for name, entry in info.items()}
     evalkit.clear_caches()
     assert all(e.entries == 0 and e.nbytes in (0, None) for e in evalkit.cache_info(memory=True).values())
+
+
+# Issue 19: the per-cache budgets added up to 5.9 GiB with no overall cap.  One cap bounds the byte-counted
+# caches together (fast.set_total_cache_budget, or EVALKIT_CACHE_BUDGET read once at import).
+@pytest.fixture
+def total_budget():
+    """Restores the overall cap (and empties the caches) after a test that changes it."""
+    previous = fast.total_cache_budget()
+    evalkit.clear_caches()
+    yield
+    fast.set_total_cache_budget(previous)
+    evalkit.clear_caches()
+
+
+def held_bytes() -> int:
+    return evalkit.cache_info(memory=True)["total"].nbytes
+
+
+@pytest.mark.hardening
+def test_one_cap_bounds_every_cache_together(total_budget, wmt17):
+    """Scoring with BLEU (two tokenizers), chrF and ROUGE fills five caches whose own budgets add up to far
+    more than the cap; their total stays within the cap after every call, and the scores do not change."""
+    reference, systems = wmt17
+    refs = [[r] for r in reference[:300]]
+    hyps = systems["uedin-nmt"][:300]
+    expected = [bleu.corpus_bleu(hyps, refs, tokenize="13a", fast=False).score,
+                bleu.corpus_bleu(hyps, refs, tokenize="none", fast=False).score,
+                chrf.corpus_chrf(hyps, refs, fast=False).score]
+    evalkit.clear_caches()
+    cap = 150_000
+    assert fast.set_total_cache_budget(cap) == fast.DEFAULT_TOTAL_CACHE_BUDGET == 2**30
+    budgets = sum(cache.budget for cache in fast.bounded_caches().values())
+    assert budgets > 1000 * cap
+    scores, highest = [], 0
+    for _ in range(2):
+        scores = [bleu.corpus_bleu(hyps, refs, tokenize="13a").score]
+        highest = max(highest, held_bytes())
+        scores.append(bleu.corpus_bleu(hyps, refs, tokenize="none").score)
+        highest = max(highest, held_bytes())
+        scores.append(chrf.corpus_chrf(hyps, refs).score)
+        highest = max(highest, held_bytes())
+        for h, r in zip(hyps[:100], refs[:100]):
+            rouge_many.rouge_scores(h, r, ["rouge1", "rougeL"])
+        highest = max(highest, held_bytes())
+        assert scores == expected
+    assert cap / 2 < highest <= cap  # the caches did fill up to the cap (it was tested, not idle)
+    assert sum(1 for entry in evalkit.cache_info().values() if entry) >= 2  # more than one cache holds entries
+    assert fast._held == held_bytes()  # the running total agrees with the caches' own counts
+    fast.set_total_cache_budget(cap // 10)  # a lower cap forgets what is over it at once
+    assert held_bytes() <= cap // 10
+    fast.set_total_cache_budget(0)  # nothing kept at all
+    assert held_bytes() == 0 and fast._held == 0
+    assert bleu.corpus_bleu(hyps, refs, tokenize="13a").score == expected[0] and held_bytes() == 0
+
+
+@pytest.mark.hardening
+def test_the_cap_holds_under_threads(total_budget, tiny_switch_interval, wmt17):
+    """Six threads fill different caches at once under a small cap: no deadlock, the same scores, the total
+    within the cap, and the running total equal to the caches' own counts."""
+    reference, systems = wmt17
+    refs = [[r] for r in reference[:120]]
+    jobs = [(name, metric) for name in list(systems)[:3] for metric in ("bleu-13a", "bleu-none", "chrf", "rouge")]
+
+    def score(job):
+        name, metric = job
+        hyps = systems[name][:120]
+        if metric == "chrf":
+            return chrf.corpus_chrf(hyps, refs).score
+        if metric == "rouge":
+            return [rouge_many.rouge_scores(h, r, ["rouge1"])["rouge1"].fmeasure for h, r in zip(hyps, refs)]
+        return bleu.corpus_bleu(hyps, refs, tokenize=metric[5:]).score
+
+    expected = [score(job) for job in jobs]
+    evalkit.clear_caches()
+    fast.set_total_cache_budget(100_000)
+    for _ in range(3):
+        with ThreadPoolExecutor(max_workers=6) as pool:
+            assert list(pool.map(score, jobs * 2)) == expected * 2
+        assert 0 < held_bytes() <= 100_000 and fast._held == held_bytes()
+
+
+@pytest.mark.hardening
+def test_setting_the_cap_checks_its_argument(total_budget):
+    import numpy as np
+
+    with pytest.raises(ValueError, match="nbytes must be at least 0"):
+        fast.set_total_cache_budget(-1)
+    for bad in ("1G", 1.5, None, True):
+        with pytest.raises(TypeError, match="nbytes must be an int"):
+            fast.set_total_cache_budget(bad)
+    fast.set_total_cache_budget(np.int64(2**20))
+    assert fast.total_cache_budget() == 2**20 and evalkit.cache_info(memory=True)["total"].budget == 2**20
+    for bad in ("no", 1, None):
+        with pytest.raises(TypeError, match="memory must be True or False"):
+            evalkit.cache_info(memory=bad)
+    assert evalkit.cache_info(memory=np.bool_(False)) == evalkit.cache_info()
+
+
+@pytest.mark.hardening
+def test_the_cap_comes_from_the_environment_once_at_import():
+    """EVALKIT_CACHE_BUDGET, read when evalkit.fast is imported: bytes or a number with K, M, G; a bad value
+    is a ValueError naming the variable."""
+    import subprocess
+    import sys
+
+    assert (fast.parse_budget("1000"), fast.parse_budget("64M"), fast.parse_budget("2 GiB")) == (1000, 64 * 2**20,
+                                                                                                  2 * 2**30)
+    with pytest.raises(ValueError, match="512M"):
+        fast.parse_budget("lots")
+    code = "import evalkit.fast as f; print(f.total_cache_budget())"
+
+    def run(value):
+        env = {**__import__("os").environ, "EVALKIT_CACHE_BUDGET": value}
+        return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+
+    assert run("64M").stdout.strip() == str(64 * 2**20)
+    bad = run("-5")
+    assert bad.returncode != 0 and "EVALKIT_CACHE_BUDGET" in bad.stderr and "ValueError" in bad.stderr
 
 
 def measured_and_accounted(fill, *cache_names: str) -> tuple[int, int]:

@@ -42,7 +42,7 @@ def started(tmp_path_factory):
         yield folder, port, lines, log
     finally:
         starter.send_signal(2)  # Ctrl-C
-        rest, _ = starter.communicate(timeout=30)
+        rest, _ = starter.communicate(timeout=90)  # a loaded machine can take long to stop a Jupyter server
         lines.extend(rest.splitlines())
 
 

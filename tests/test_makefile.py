@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MAKEFILE = (ROOT / "Makefile").read_text(encoding="utf-8")
-TEST_ONLY = ("pytest", "pytest-xdist", "hypothesis", "nbval", "playwright")
+TEST_ONLY = ("pytest", "pytest-xdist", "hypothesis", "nbval", "playwright", "scipy")
 
 
 def requirement_names(path: Path) -> set[str]:

@@ -130,6 +130,48 @@ BOOL_CALLS = {
 }
 
 
+# Issue 19: "Switches accept anything: sacrebleu_float32=1 or "no" (which turns float32 on) and fast="no" for
+# BLEU/ROUGE/GLEU are accepted silently; chrF and TER refuse them" (chrF refused numpy's bool too).  One rule,
+# evalkit._checks.check_bool, for every switch of the package.
+def _module(name):
+    return __import__(f"evalkit.{name}").__dict__[name]
+
+
+def _paired(test="paired_bootstrap", **switch):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return getattr(_module("significance"), test)([HYP, "a dog"], {"B": ["the cat", "a dog barked"]},
+                                                      [REFS, ["a dog barked"]], n_samples=32, **switch)
+
+
+BOOL_CALLS.update({
+    "paired_bootstrap sacrebleu_float32": lambda v: _paired(sacrebleu_float32=v),
+    "paired_bootstrap fast": lambda v: _paired(fast=v),
+    "paired_approximate_randomization sacrebleu_float32": lambda v: _paired("paired_approximate_randomization",
+                                                                           sacrebleu_float32=v),
+    "corpus_chrf fast": lambda v: _module("chrf").corpus_chrf([HYP], [REFS], fast=v),
+    "sentence_chrf lowercase": lambda v: _module("chrf").sentence_chrf(HYP, REFS, lowercase=v),
+    "segment_stats (chrF) whitespace": lambda v: _module("chrf").segment_stats([HYP], [REFS], whitespace=v),
+    "corpus_stats (chrF) eps_smoothing": lambda v: _module("chrf").corpus_stats([HYP], [REFS], eps_smoothing=v),
+    "char_ngrams whitespace": lambda v: _module("chrf").char_ngrams(HYP, 2, whitespace=v),
+    "prepare lowercase": lambda v: _module("chrf").prepare(HYP, lowercase=v),
+    "corpus_google_bleu fast": lambda v: _module("google_bleu").corpus_google_bleu([HYP], [REFS], fast=v),
+    "rouge_lsum fast": lambda v: _module("rouge").rouge_lsum(HYP, REFS, fast=v),
+    "lcs_stats fast": lambda v: _module("rouge").lcs_stats(HYP.split(), REFS[0].split(), fast=v),
+    "split_sentences split_summaries": lambda v: _module("rouge").split_sentences(HYP, split_summaries=v),
+    "skip_bigram_stats unigrams": lambda v: _module("rouge").skip_bigram_stats(HYP.split(), REFS[0].split(),
+                                                                               unigrams=v),
+    "rouge_scores_many stemmer": lambda v: _module("rouge_many").rouge_scores_many([HYP], [REFS], stemmer=v),
+    "corpus_rouge stemmer": lambda v: _module("rouge_corpus").corpus_rouge([HYP], [REFS], stemmer=v),
+    "chrf_table lowercase": lambda v: _module("tables").chrf_table(HYP, REFS[0], 2, lowercase=v),
+    "bleu_smoothing_table effective_order": lambda v: _module("tables").bleu_smoothing_table(
+        bleu.sentence_stats(HYP, REFS), effective_order=v),
+    "cache_info memory": lambda v: _module("fast").cache_info(memory=v),
+})
+
+
 @pytest.mark.hardening
 @pytest.mark.parametrize("value", ["no", "False", 0, 1, None, 1.0])
 @pytest.mark.parametrize("call", list(BOOL_CALLS))
@@ -150,3 +192,38 @@ def test_lowercase_no_used_to_lowercase():
     # the finding itself: "no" is truthy, so the text was lowercased and "The" matched "the"
     with pytest.raises(TypeError, match="lowercase must be True or False, got 'no'"):
         bleu.sentence_bleu("The cat", ["the cat"], lowercase="no", weights=(1,))
+
+
+# --------------------------------------------------------------------------------------------------------
+# Issue 19: "references=b"x" is reported as "references[0] is a int"; numpy ints refused where np.float64 is
+# accepted"
+# --------------------------------------------------------------------------------------------------------
+@pytest.mark.hardening
+@pytest.mark.parametrize("metric", ["bleu", "chrf", "gleu", "google_bleu"])
+def test_bytes_are_told_to_decode(metric):
+    corpus = {"bleu": bleu.corpus_bleu, "chrf": _module("chrf").corpus_chrf,
+              "google_bleu": _module("google_bleu").corpus_google_bleu,
+              "gleu": lambda h, r: _module("gleu").corpus_gleu(h, r, [HYP])}[metric]
+    with pytest.raises(TypeError, match=r"references\[0\] is bytes; decode to str first"):
+        corpus([HYP], [b"the cat"])
+    with pytest.raises(TypeError, match="references is bytes; decode to str first"):
+        corpus([HYP], b"the cat")
+    with pytest.raises(TypeError, match="hypotheses is bytes; decode to str first"):
+        corpus(b"the cat", [REFS])
+
+
+@pytest.mark.hardening
+def test_numpy_integers_are_ints():
+    chrf, rouge, tables = _module("chrf"), _module("rouge"), _module("tables")
+    assert bleu.sentence_stats(HYP, REFS, max_order=np.int64(2)) == bleu.sentence_stats(HYP, REFS, max_order=2)
+    assert chrf.sentence_chrf(HYP, REFS, char_order=np.int32(4), word_order=np.int64(2)) == chrf.sentence_chrf(
+        HYP, REFS, char_order=4, word_order=2)
+    assert rouge.rouge_n(HYP, REFS, np.int64(2)) == rouge.rouge_n(HYP, REFS, 2)
+    assert tables.chrf_table(HYP, REFS[0], np.uint8(3)).equals(tables.chrf_table(HYP, REFS[0], 3))
+    assert rouge.rouge_s(HYP, REFS, max_skip=np.int64(2)) == rouge.rouge_s(HYP, REFS, max_skip=2)
+    gleu = _module("gleu")
+    stats = gleu.segment_stats([HYP, "a dog"], [REFS, ["a dog barked", "the dog"]], [HYP, "un chien"])
+    assert gleu.score_assignments(stats, [np.array([1, 0])]) == gleu.score_assignments(stats, [[1, 0]])
+    assert bleu.sentence_bleu(HYP, REFS, weights=np.array([1, 1])) == bleu.sentence_bleu(HYP, REFS, weights=(1, 1))
+    with pytest.raises(TypeError, match="char_order must be an int"):
+        chrf.sentence_chrf(HYP, REFS, char_order=np.float64(4))  # a float is not an order, numpy's or not

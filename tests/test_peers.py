@@ -20,7 +20,7 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
-PEER_MODULES = ("sacrebleu", "nltk", "rouge_score", "gleu", "gleu_package", "peers")
+PEER_MODULES = ("sacrebleu", "nltk", "rouge_score", "gleu", "gleu_package", "peers", "scipy")
 
 
 def pinned(package: str) -> str:

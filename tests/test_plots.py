@@ -286,6 +286,17 @@ def test_plot_agreement_draws_each_item_labelled():
         plots.plot_agreement({"A": 1.0, "B": 2, "C": 3}, {"A": 1.0, "B": 2, "D": 3})
 
 
+def test_plot_agreement_takes_any_item_names():
+    # issue 19, item 9: int or tuple item names crashed inside matplotlib; a label is str(name)
+    metric, human = {1: 1.0, (2, "b"): 2.0, 3: 4.0}, {3: 0.5, 1: 0.1, (2, "b"): 0.0}
+    ax = plots.plot_agreement(metric, human)
+    assert [t.get_text() for t in ax.texts] == ["1", "(2, 'b')", "3"]
+    assert ax.collections[0].get_offsets().tolist() == [[1.0, 0.1], [2.0, 0.0], [4.0, 0.5]]
+    plt.close("all")
+    with pytest.raises(ValueError, match=r"only in one of them: \['2', 'b'\]"):  # names of mixed types, sorted as text
+        plots.plot_agreement({1: 1.0, 2: 2.0, 3: 3.0}, {1: 1.0, "b": 2.0, 3: 3.0})
+
+
 def test_place_labels_avoids_overlaps():
     # two points almost on top of each other: the upper one is labelled first, to the right; the lower
     # one's label would cover it there, so it goes to the left

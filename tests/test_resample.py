@@ -192,8 +192,10 @@ def test_an_int_seed_repeats_and_none_draws_fresh_entropy():
     assert r.seed is None and r.low.fmeasure <= r.high.fmeasure
 
 
-@pytest.mark.parametrize("seed,error", [(-1, ValueError), (1.5, TypeError), (True, TypeError), ("3", TypeError)])
+@pytest.mark.parametrize("seed,error", [(-1, ValueError), (1.5, TypeError), (True, TypeError), ("3", TypeError),
+                                        (np.int64(-1), ValueError), (np.float64(3), TypeError)])
 def test_bad_seeds_are_refused(seed, error):
+    # Issue 19: "seed=-1 raises TypeError (a ValueError)" in the paired tests: one check, check_seed, for all.
     with pytest.raises(error, match="seed"):
         check_seed(seed)
     with pytest.raises(error, match="seed"):
@@ -202,6 +204,28 @@ def test_bad_seeds_are_refused(seed, error):
         correlation.bootstrap_correlation([1, 2, 3], [1, 3, 2], seed=seed)
     with pytest.raises(error, match="seed"):
         rouge_corpus.corpus_rouge(["a b"], [["a b"]], n_samples=5, seed=seed)
+    for test in (significance.paired_bootstrap, significance.paired_approximate_randomization):
+        with pytest.raises(error, match="seed"):
+            test(["a b", "c d"], {"B": ["a b", "c"]}, [["a b"], ["c d"]], n_samples=40, seed=seed)
+
+
+def test_numpy_integer_seeds_are_seeds():
+    # Issue 19: "numpy ints refused where np.float64 is accepted".
+    assert check_seed(np.int64(7)) == 7 and type(check_seed(np.uint32(7))) is int
+    assert generator(np.int32(7)).integers(0, 100, 5).tolist() == generator(7).integers(0, 100, 5).tolist()
+    assert rouge_corpus.corpus_rouge(["a b c", "d e"], [["a b"], ["d e f"]], n_samples=np.int64(20),
+                                     seed=np.int16(3)) == rouge_corpus.corpus_rouge(
+        ["a b c", "d e"], [["a b"], ["d e f"]], n_samples=20, seed=3)
+
+
+@pytest.mark.parametrize("samples", [[math.nan, 1.0], [1.0, math.inf, 2.0], np.array([math.nan], dtype=np.float32)])
+def test_nan_or_infinite_samples_are_refused(samples):
+    # Issue 19: "confidence_interval([nan, 1]) -> (nan, nan)": a clear ValueError instead.
+    for rule in ("percentile", "sacrebleu"):
+        with pytest.raises(ValueError, match="NaN or infinite"):
+            Interval.from_samples(samples, rule=rule)
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        confidence_interval(samples)
 
 
 # --------------------------------------------------------------------------------------------------------

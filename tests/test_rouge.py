@@ -793,7 +793,8 @@ def test_no_tokenization_warning_where_tokens_are_left(name, hyp, ref, tokenize)
 
 def test_unsplit_chinese_under_unicode_is_named_in_rouge_too():
     _, caught = tokenization_warnings(rouge_n, ZH_HYP, [ZH_REF], 1, tokenize="unicode")
-    assert len(caught) == 1 and 'Use tokenize="unicode-cjk"' in str(caught[0].message)
+    assert len(caught) == 1 and 'Use tokenize="zh"' in str(caught[0].message)
+    assert 'or tokenize="unicode-cjk"' in str(caught[0].message)
 
 
 @pytest.mark.conformance
@@ -1349,3 +1350,41 @@ def test_rouge_w_of_identical_texts_is_exactly_one_despite_rounding():
     r = rouge.rouge_w("a a a", ["a a a"], weight=1.25)
     assert r.precision <= 1 and r.recall <= 1 and r.fmeasure <= 1
     assert math.isclose(r.fmeasure, 1.0)
+
+
+# --- Chinese, Japanese and Korean (issue 21): rouge-score's tokenizer loses them, a CJK tokenizer fixes it -
+@pytest.mark.conformance
+@pytest.mark.parametrize("tok", ["zh", "unicode-cjk", "ja-mecab", "ko-mecab"])
+def test_rouge_under_a_cjk_tokenizer_equals_rouge_score_given_the_same_tokenizer(tok):
+    import warnings
+
+    import cjk_texts
+
+    from evalkit.data import ted_chinese_sources
+    from evalkit.tokenize import TokenizationWarning, tokenize
+
+    class SameTokens:  # rouge-score takes any object with a tokenize(text) method
+        def tokenize(self, text):
+            return tokenize(text, tok)
+
+    refs = ted_chinese_sources()[::4] + [r for r, _ in cjk_texts.JAPANESE + cjk_texts.KOREAN]
+    hyps = [cjk_texts.edited(s, i) for i, s in enumerate(refs[: len(refs) - 34])]
+    hyps += [h for _, h in cjk_texts.JAPANESE + cjk_texts.KOREAN]
+    default = rouge_scorer.RougeScorer(["rouge1"])
+    fixed = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=SameTokens())
+    lost = 0
+    for hyp, ref in zip(hyps, refs):
+        theirs = fixed.score(ref, hyp)
+        for key, ours in (("rouge1", rouge.rouge_n(hyp, [ref], 1, tokenize=tok)),
+                          ("rouge2", rouge.rouge_n(hyp, [ref], 2, tokenize=tok)),
+                          ("rougeL", rouge.rouge_l(hyp, [ref], tokenize=tok))):
+            assert math.isclose(ours.fmeasure, theirs[key].fmeasure, rel_tol=1e-12, abs_tol=1e-12), (hyp, key)
+        assert rouge.rouge_n(hyp, [ref], 1, tokenize=tok).fmeasure > 0
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", TokenizationWarning)
+            evalkit_default = rouge.rouge_n(hyp, [ref], 1).fmeasure
+        rouge_score_default = default.score(ref, hyp)["rouge1"].fmeasure
+        assert evalkit_default == rouge_score_default  # evalkit's default is rouge-score's tokenizer
+        lost += rouge_score_default == 0
+    # rouge-score's own tokenizer keeps [a-z0-9] only: every pair without a shared Latin word or number is 0
+    assert lost > 0.8 * len(hyps)

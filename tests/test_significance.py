@@ -511,7 +511,8 @@ def test_another_metric_plugs_in_with_a_few_lines():
         (dict(systems=[["a", "b", "c"]]), TypeError, "dict"),
         (dict(systems={1: ["a", "b", "c"]}), TypeError, "names must be strings"),
         (dict(seed="12345"), TypeError, "seed"),
-        (dict(seed=-1), TypeError, "seed"),
+        (dict(seed=-1), ValueError, "seed"),  # one seed check: resample.check_seed (issue 19)
+        (dict(seed=1.0), TypeError, "seed"),
         (dict(p_value_rule="koehn"), ValueError, "p_value_rule"),
         (dict(smoothing="laplace"), ValueError, "smoothing"),
         (dict(tokenize="moses"), ValueError, "tokenize"),
@@ -522,6 +523,12 @@ def test_another_metric_plugs_in_with_a_few_lines():
         (dict(systems={"B": ["a", None, "c"]}), TypeError, r"systems\[.B.\]\[1\] is None"),
         (dict(smoothing="method3", sacrebleu_float32=True), ValueError, "sacrebleu_float32"),
         (dict(fast=False, sacrebleu_float32=True), ValueError, "sacrebleu_float32"),
+        # switches are bools only (issue 19: "no" is a non-empty string and switched float32 on)
+        (dict(sacrebleu_float32="no"), TypeError, "sacrebleu_float32 must be True or False"),
+        (dict(sacrebleu_float32=1), TypeError, "sacrebleu_float32 must be True or False"),
+        (dict(sacrebleu_float32=None), TypeError, "sacrebleu_float32 must be True or False"),
+        (dict(fast="no"), TypeError, "fast must be True or False"),
+        (dict(fast=0), TypeError, "fast must be True or False"),
     ],
 )
 @pytest.mark.parametrize("test", [paired_bootstrap, paired_approximate_randomization])
@@ -540,10 +547,35 @@ def test_null_is_checked():
         paired_approximate_randomization(BASE, SYS, REFS, n_samples=10, null="shifted")
 
 
-@pytest.mark.parametrize("bad", [-1, 2.0, True])
-def test_confidence_samples_must_be_a_count(bad):
-    with pytest.raises(ValueError, match="confidence_samples"):
+@pytest.mark.parametrize("bad, error", [(-1, ValueError), (2.0, TypeError), (True, TypeError)])
+def test_confidence_samples_must_be_a_count(bad, error):
+    with pytest.raises(error, match="confidence_samples"):
         paired_approximate_randomization(BASE, SYS, REFS, n_samples=10, confidence_samples=bad)
+
+
+def test_numpy_bools_and_integers_are_accepted_like_python_ones():
+    """Issue 19: numpy integers are ints as numpy floats are numbers (seed, n_samples, confidence_samples);
+    numpy's bool is a bool.  The same results as with Python's."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SignificanceWarning)
+        plain = paired_approximate_randomization(BASE, SYS, REFS, n_samples=50, seed=7, confidence_samples=40,
+                                                 sacrebleu_float32=True, fast=True)
+        numpy = paired_approximate_randomization(BASE, SYS, REFS, n_samples=np.int64(50), seed=np.int32(7),
+                                                 confidence_samples=np.uint8(40), sacrebleu_float32=np.bool_(True),
+                                                 fast=np.bool_(True))
+        assert numpy == plain
+        assert paired_bootstrap(BASE, SYS, REFS, n_samples=np.int64(50), seed=np.int64(7)) == paired_bootstrap(
+            BASE, SYS, REFS, n_samples=50, seed=7)
+
+
+@pytest.mark.parametrize("statistics, observed", [([float("nan")], 0), ([0.1, float("nan")], 0.05),
+                                                  ([0.1, 0.2], float("nan")), ([float("inf"), 0.1], 0.05)])
+def test_p_value_refuses_nan_and_infinite_values(statistics, observed):
+    """Issue 19: p_value([nan], 0) was 0.5 (NaN compares as neither above nor below): a clear ValueError."""
+    with pytest.raises(ValueError, match="NaN or infinite|finite"):
+        p_value(statistics, observed)
+    with pytest.raises(ValueError, match="NaN or infinite|finite"):
+        bootstrap_null_statistics([0.0] * len(statistics), statistics, 0.0, observed)
 
 
 # ------------------------------------------------------------------------------------------ chrF and TER

@@ -74,3 +74,18 @@ def test_system_table():
     assert list(df.index) == ["A", "B", "C"]
     assert list(df.columns) == ["13a", "char", "rank 13a", "rank char"]
     assert df.loc["B", "rank char"] == 1 and math.isclose(df.loc["B", "char"], 62.0)
+
+
+# Issue 19: "chrf_table(None) -> AttributeError": a TypeError saying a string is expected; n >= 1.
+@pytest.mark.hardening
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: chrf_table(None, "the hat", 2), TypeError, "hypothesis is None; expected a string"),
+    (lambda: chrf_table("the cat", None, 2), TypeError, "reference is None; expected a string"),
+    (lambda: chrf_table("the cat", ["the hat"], 2), TypeError, "reference is a list; expected a string"),
+    (lambda: chrf_table("the cat", "the hat", 0), ValueError, "n must be at least 1"),
+    (lambda: chrf_table("the cat", "the hat", "2"), TypeError, "n must be an int"),
+    (lambda: chrf_table("the cat", "the hat", 2, whitespace="no"), TypeError, "whitespace must be True or False"),
+])
+def test_chrf_table_refuses_bad_input_clearly(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

