@@ -16,7 +16,8 @@ whose numbers evalkit reproduces exactly) searches greedily:
 4. TER's edits are the shifts taken plus the edit distance of the shifted hypothesis.
 
 The edit distance is TERCOM's "beam" variant: each row of the table is filled only within 25 cells of
-the (length-scaled) diagonal, and ties in the backtrace prefer a match or substitution, then a deletion,
+the (length-scaled) diagonal, and only those cells are kept (:func:`edit_table`: memory linear in the
+segment length, not its square), and ties in the backtrace prefer a match or substitution, then a deletion,
 then an insertion.  After 1,000 candidate shifts have been scored, the search stops.
 
     >>> r = sentence_ter("the cat sat on the mat", ["the cat is on the mat"])
@@ -27,7 +28,10 @@ then an insertion.  After 1,000 candidate shifts have been scored, the search st
     (1, 1, 0.1667)
 
 Words come from TERCOM's normalizer (:func:`normalize_ter`): lowercased (``lowercase=True``, the default, as sacreBLEU's ``case_sensitive=False``), split
-on white space; ``normalized=True`` also separates punctuation, ``no_punct=True`` removes it.
+on white space; ``normalized=True`` also separates punctuation, ``no_punct=True`` removes it.  sacreBLEU
+normalizes each reference twice, which the normalizer is not made for: with ``normalized=True`` its numbers
+differ on possessives ("It was the dog's." against itself: sacreBLEU 33.3, evalkit 0), and
+``sacrebleu_double_normalization=True`` reproduces them (see :func:`corpus_ter`).
 """
 
 from __future__ import annotations
@@ -40,8 +44,8 @@ from fractions import Fraction
 from typing import Any
 
 from . import __version__
-from ._checks import check_corpus, check_references, check_same_length, check_text
-from .protocol import AdditiveStats, Metric, common, register_metric, segment_count, setting
+from ._checks import check_bool, check_corpus, check_references, check_same_length, check_text
+from .protocol import LIMB_BITS, AdditiveStats, Metric, common, register_metric, segment_count, setting
 
 MAX_SHIFT_SIZE = 10  # words in a shifted block
 MAX_SHIFT_DISTANCE = 50  # how far apart the hypothesis and reference copies of a block may start
@@ -119,7 +123,19 @@ def normalize_ter(
         'the cat ( a tabby ) sat .'
         >>> normalize_ter("The cat (a tabby) sat.", no_punct=True, lowercase=False)
         'The cat a tabby sat'
+
+    The normalizer is not idempotent: ``normalized=True`` separates a possessive "'s" only when a space
+    or the end follows it, which may be true only after a first pass has separated the punctuation
+    after it (see ``sacrebleu_double_normalization`` in :func:`corpus_ter`).
+
+        >>> normalize_ter("the dog's.", normalized=True), normalize_ter("the dog's .", normalized=True)
+        ("the dog's .", "the dog 's .")
     """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string, got {type(text).__name__}")
+    for name, value in dict(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                            lowercase=lowercase).items():
+        check_bool(name, value)
     if not text:
         return ""
     if lowercase:
@@ -155,17 +171,21 @@ def beam_bounds(i: int, n_hyp: int, n_ref: int) -> tuple[int, int]:
     return low, high
 
 
-def edit_table(hyp: Sequence[str], ref: Sequence[str]) -> list[list[tuple[int, str]]]:
+OUTSIDE = (INFINITY, "")  # a cell outside the beam: never filled, never kept
+
+
+def edit_table(hyp: Sequence[str], ref: Sequence[str]) -> list[dict[int, tuple[int, str]]]:
     """The table of (cost, last operation): cell [i][j] rewrites hyp[:i] into ref[:j].
 
-    Row 0 inserts reference words; cells outside the beam keep the cost INFINITY.  Ties prefer a match or
-    substitution, then a deletion (of a hypothesis word), then an insertion (of a reference word).
+    A row is a dict from reference position j to its cell, holding the cells of its beam only
+    (:func:`beam_bounds`): any other cell costs INFINITY (``OUTSIDE``).  So the table takes memory linear
+    in the segment length, not its square.  Row 0 inserts reference words (all of them).  Ties prefer a
+    match or substitution, then a deletion (of a hypothesis word), then an insertion (of a reference word).
     """
     n, m = len(hyp), len(ref)
-    table = [[(j, INSERT) for j in range(m + 1)]]
+    table = [{j: (j, INSERT) for j in range(m + 1)}]
     for i in range(1, n + 1):
-        row = [(INFINITY, "")] * (m + 1)
-        above = table[i - 1]
+        above, row = table[i - 1], {}
         low, high = beam_bounds(i, n, m)
         for j in range(low, high):
             if j == 0:
@@ -173,10 +193,11 @@ def edit_table(hyp: Sequence[str], ref: Sequence[str]) -> list[list[tuple[int, s
                 continue
             same = hyp[i - 1] == ref[j - 1]
             options = (
-                (above[j - 1][0] + (0 if same else 1), MATCH if same else SUBSTITUTE),
-                (above[j][0] + 1, DELETE),
-                (row[j - 1][0] + 1, INSERT),
+                (above.get(j - 1, OUTSIDE)[0] + (0 if same else 1), MATCH if same else SUBSTITUTE),
+                (above.get(j, OUTSIDE)[0] + 1, DELETE),
+                (row.get(j - 1, OUTSIDE)[0] + 1, INSERT),
             )
+            row[j] = OUTSIDE
             for cost, op in options:  # strictly cheaper only: the first option wins a tie
                 if cost < row[j][0]:
                     row[j] = (cost, op)
@@ -184,7 +205,7 @@ def edit_table(hyp: Sequence[str], ref: Sequence[str]) -> list[list[tuple[int, s
     return table
 
 
-def backtrace(table: list[list[tuple[int, str]]]) -> str:
+def backtrace(table: list[dict[int, tuple[int, str]]]) -> str:
     """The operations of the cheapest path, read back from the last cell: one letter per operation."""
     i, j = len(table) - 1, len(table[0]) - 1
     ops = []
@@ -207,7 +228,7 @@ def edit_distance(hyp: Sequence[str], ref: Sequence[str]) -> tuple[int, str]:
         (1, '==S===')
     """
     table = edit_table(hyp, ref)
-    return table[-1][-1][0], backtrace(table)
+    return table[-1][len(ref)][0], backtrace(table)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -392,7 +413,8 @@ def ter_alignment(hyp: Sequence[str], ref: Sequence[str]) -> TERAlignment:
 # --------------------------------------------------------------------------------------------------------
 # Sufficient statistics
 # --------------------------------------------------------------------------------------------------------
-OPTIONS = ("normalized", "no_punct", "asian_support", "lowercase")
+NORMALIZER_OPTIONS = ("normalized", "no_punct", "asian_support", "lowercase")  # normalize_ter's switches
+OPTIONS = (*NORMALIZER_OPTIONS, "sacrebleu_double_normalization")
 
 
 @dataclass(frozen=True)
@@ -415,7 +437,7 @@ class TERStats(AdditiveStats):
     no_punct: bool = setting(False, "normalization")
     asian_support: bool = setting(False, "normalization")
     lowercase: bool = setting(True, "casing")
-
+    sacrebleu_double_normalization: bool = setting(False, "normalization")
 
 
 def stats_from_alignments(alignments: Sequence[TERAlignment], **settings: bool) -> TERStats:
@@ -473,6 +495,7 @@ def signature(stats: TERStats) -> str:
             f"norm:{'yes' if stats.normalized else 'no'}",
             f"punct:{'no' if stats.no_punct else 'yes'}",
             f"asian:{'yes' if stats.asian_support else 'no'}",
+            *(["refs:normalized-twice"] if stats.sacrebleu_double_normalization else []),
             f"evalkit:{__version__}",
         ]
     )
@@ -503,24 +526,42 @@ def score_stats(stats: TERStats) -> TERResult:
 # --------------------------------------------------------------------------------------------------------
 # Counting
 # --------------------------------------------------------------------------------------------------------
-def _check_options(options: dict[str, Any]) -> dict[str, bool]:
-    for name, value in options.items():
-        if not isinstance(value, bool):
-            raise TypeError(f"{name} must be True or False, got {value!r}")
-    return options
+def _check_options(**options: Any) -> dict[str, bool]:
+    """The switches as bools (numpy's bool too); anything else is refused (``"no"`` would switch one on)."""
+    return {name: check_bool(name, value) for name, value in options.items()}
 
 
-def _as_words(value: Any, what: str, options: dict[str, bool]) -> tuple[str, ...]:
-    """A text's TER words; a sequence of tokens is joined with spaces first."""
+def _as_words(value: Any, what: str, options: dict[str, bool], reference: bool = False) -> tuple[str, ...]:
+    """A text's TER words; a sequence of tokens is joined with spaces first.  A reference is normalized
+    twice with ``sacrebleu_double_normalization`` (sacreBLEU normalizes it when it caches the references
+    and again when it scores them)."""
     check_text(value, what)
     text = value if isinstance(value, str) else " ".join(value)
-    return tuple(ter_words(text, **options))
+    normalizer = {name: options[name] for name in NORMALIZER_OPTIONS}
+    if reference and options["sacrebleu_double_normalization"]:
+        text = normalize_ter(text.rstrip(), **normalizer)
+    return tuple(ter_words(text, **normalizer))
 
 
-def _segment_alignments(hypothesis, references, options, where: str = "") -> list[TERAlignment]:
+def fast_alignment(hyp: Sequence[str], ref: Sequence[str]) -> TERAlignment:
+    """:func:`ter_alignment`'s result, found by the fast search (:func:`evalkit.ter_fast.ter_search`, with
+    this module's limits); the shifts' words are read by replaying the shifts on ``hyp``."""
+    from .ter_fast import ter_search  # the second implementation; tests prove it equal
+
+    found, trace = ter_search(hyp, ref, **search_limits())
+    words, shifts = list(hyp), []
+    for start, length, target, ref_start in found:
+        shifts.append(Shift(start, length, target, ref_start, tuple(words[start : start + length])))
+        words = shift_words(words, start, length, target)
+    ops = "".join((MATCH, SUBSTITUTE, INSERT, DELETE)[op] for op in trace)  # ter_search's codes 0..3
+    return TERAlignment(tuple(hyp), tuple(ref), tuple(shifts), tuple(words), ops)
+
+
+def _segment_alignments(hypothesis, references, options, where: str = "", fast: bool = False) -> list[TERAlignment]:
     hyp = _as_words(hypothesis, f"hypothesis{where}", options)
     refs = check_references(references, f"references{where}")
-    return [ter_alignment(hyp, _as_words(r, f"references{where}[{j}]", options)) for j, r in enumerate(refs)]
+    align = fast_alignment if fast else ter_alignment
+    return [align(hyp, _as_words(r, f"references{where}[{j}]", options, reference=True)) for j, r in enumerate(refs)]
 
 
 def sentence_stats(
@@ -531,11 +572,14 @@ def sentence_stats(
     no_punct: bool = False,
     asian_support: bool = False,
     lowercase: bool = True,
+    sacrebleu_double_normalization: bool = False,
+    fast: bool = True,
 ) -> TERStats:
-    """The TER statistics of one segment against its references."""
-    options = _check_options(dict(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
-                                  lowercase=lowercase))
-    return stats_from_alignments(_segment_alignments(hypothesis, references, options), **options)
+    """The TER statistics of one segment against its references (``fast``: see :func:`sentence_ter`)."""
+    options = _check_options(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                             lowercase=lowercase, sacrebleu_double_normalization=sacrebleu_double_normalization)
+    fast = check_bool("fast", fast)
+    return stats_from_alignments(_segment_alignments(hypothesis, references, options, fast=fast), **options)
 
 
 def segment_stats(
@@ -546,6 +590,7 @@ def segment_stats(
     no_punct: bool = False,
     asian_support: bool = False,
     lowercase: bool = True,
+    sacrebleu_double_normalization: bool = False,
     fast: bool = True,
 ) -> list[TERStats]:
     """One :class:`TERStats` per segment; ``references[i]`` lists the references of ``hypotheses[i]``.
@@ -553,10 +598,9 @@ def segment_stats(
     ``fast=True`` runs the shift search of :mod:`evalkit.ter_fast` (integer word ids, all candidates of a
     round scored at once); ``fast=False`` the readable functions above.  Both give the same statistics.
     """
-    options = _check_options(dict(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
-                                  lowercase=lowercase))
-    if not isinstance(fast, bool):
-        raise TypeError(f"fast must be True or False, got {fast!r}")
+    options = _check_options(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                             lowercase=lowercase, sacrebleu_double_normalization=sacrebleu_double_normalization)
+    fast = check_bool("fast", fast)
     check_corpus("hypotheses", hypotheses)
     check_corpus("references", references)
     check_same_length(hypotheses=hypotheses, references=references)
@@ -573,7 +617,7 @@ def segment_stats(
     for i, (h, refs) in enumerate(zip(hypotheses, references)):
         hyp = _as_words(h, f"hypothesis[{i}]", options)
         refs = check_references(refs, f"references[{i}]")
-        counts = [ter_edits(hyp, _as_words(r, f"references[{i}][{j}]", options), **limits)
+        counts = [ter_edits(hyp, _as_words(r, f"references[{i}][{j}]", options, reference=True), **limits)
                   for j, r in enumerate(refs)]
         best = min(range(len(counts)), key=lambda k: counts[k][0])
         edits, ins, dels, subs, shifts, _ = counts[best]
@@ -590,11 +634,13 @@ def corpus_stats(
     no_punct: bool = False,
     asian_support: bool = False,
     lowercase: bool = True,
+    sacrebleu_double_normalization: bool = False,
     fast: bool = True,
 ) -> TERStats:
     """The summed statistics of a corpus: ``sum(segment_stats(...))``."""
     return sum(segment_stats(hypotheses, references, normalized=normalized, no_punct=no_punct,
-                             asian_support=asian_support, lowercase=lowercase, fast=fast))
+                             asian_support=asian_support, lowercase=lowercase,
+                             sacrebleu_double_normalization=sacrebleu_double_normalization, fast=fast))
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -608,13 +654,39 @@ def sentence_ter(
     no_punct: bool = False,
     asian_support: bool = False,
     lowercase: bool = True,
+    sacrebleu_double_normalization: bool = False,
+    fast: bool = True,
 ) -> TERResult:
     """TER of one hypothesis against its references, with the alignment against each reference
-    (``result.alignments``) for showing the edits."""
-    options = _check_options(dict(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
-                                  lowercase=lowercase))
-    alignments = _segment_alignments(hypothesis, references, options)
-    result = score_stats(stats_from_alignments(alignments, **options))
+    (``result.alignments``) for showing the edits.
+
+    The steps, for ``fast=False`` exactly as written:
+
+    1. Split the hypothesis and each reference into TER's words (:func:`ter_words`, TERCOM's normalizer
+       :func:`normalize_ter` with the options).
+    2. Against each reference, shift greedily (:func:`ter_alignment`): align by edit distance
+       (:func:`edit_distance`), list the candidate shifts (:func:`candidate_shifts`), take the one that
+       lowers the edit distance the most (:func:`best_shift`), and again, until none does.
+    3. Keep the edits against the closest reference (the fewest, the first on a tie) and the *average*
+       length of all the references (:func:`stats_from_alignments`).
+    4. Score: edits / average reference length (:func:`score_stats`).
+
+    ``fast=True`` (the default) runs step 2 with the search of :mod:`evalkit.ter_fast`
+    (:func:`fast_alignment`), the one :func:`corpus_ter` uses: one sentence costs what a corpus of that
+    one sentence costs.  Both give the same alignments (tests/test_ter.py proves it).
+
+    ``normalized``, ``no_punct``, ``asian_support``, ``lowercase`` and ``sacrebleu_double_normalization``:
+    see :func:`corpus_ter`.
+
+        >>> r = sentence_ter("on the mat the cat sat", ["the cat sat on the mat"])
+        >>> r.shifts, r.edits, r.alignments[0].shifted
+        (1, 1, ('the', 'cat', 'sat', 'on', 'the', 'mat'))
+    """
+    options = _check_options(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                             lowercase=lowercase, sacrebleu_double_normalization=sacrebleu_double_normalization)
+    fast = check_bool("fast", fast)
+    alignments = _segment_alignments(hypothesis, references, options, fast=fast)  # steps 1-2
+    result = score_stats(stats_from_alignments(alignments, **options))  # steps 3-4
     return TERResult(**{**result.__dict__, "alignments": tuple(alignments)})
 
 
@@ -626,6 +698,7 @@ def corpus_ter(
     no_punct: bool = False,
     asian_support: bool = False,
     lowercase: bool = True,
+    sacrebleu_double_normalization: bool = False,
     fast: bool = True,
 ) -> TERResult:
     """Corpus TER: all edits over all (average) reference lengths, the score of the summed statistics.
@@ -633,11 +706,28 @@ def corpus_ter(
     ``references[i]`` is the list of references of ``hypotheses[i]`` (segment-major, as in
     :func:`evalkit.bleu.corpus_bleu`).
 
+    The words are TERCOM's (:func:`normalize_ter`): ``lowercase`` (sacreBLEU's ``case_sensitive=False``),
+    ``normalized`` separates punctuation, ``no_punct`` removes it, ``asian_support`` splits Chinese and
+    Japanese (with ``normalized`` or ``no_punct``).
+
+    ``sacrebleu_double_normalization=True`` reproduces sacreBLEU 2.6.0, which normalizes each reference
+    twice (once when it caches the references, ``_cache_references``, and again when it reads their words,
+    ``_extract_reference_info``) and each hypothesis once.  The normalizer is not idempotent: with
+    ``normalized=True`` a second pass splits possessives a first pass left joined ("the dog's." becomes
+    "the dog's ." and then "the dog 's ."), so a hypothesis identical to its reference gets edits (TER
+    1/3 for "It was the dog's." against itself in sacreBLEU).  The default (False) normalizes every text
+    once, the same way: identical texts score 0.  Without ``normalized`` both give the same numbers.
+
         >>> round(corpus_ter(["the cat sat on the mat", "a dog"], [["the cat is on the mat"], ["one dog"]]).score, 4)
         0.25
+        >>> text = "It was the dog's."
+        >>> [corpus_ter([text], [[text]], normalized=True, sacrebleu_double_normalization=twice).score
+        ...  for twice in (False, True)]
+        [0.0, 0.3333333333333333]
     """
     return score_stats(corpus_stats(hypotheses, references, normalized=normalized, no_punct=no_punct,
-                                    asian_support=asian_support, lowercase=lowercase, fast=fast))
+                                    asian_support=asian_support, lowercase=lowercase,
+                                    sacrebleu_double_normalization=sacrebleu_double_normalization, fast=fast))
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -646,9 +736,25 @@ def corpus_ter(
 # A segment's TER statistics are its edits against the closest reference and the *average* length of its
 # references, a fraction when the references differ in length.  To keep rows integer, every average is
 # multiplied by L, the least common multiple of the averages' denominators (1 with one reference per
-# segment), and each row carries L and a 1 as well.  A row: edits, L * average reference length, L, 1.
-# Summed over any n segments, the last two columns are n * L and n, so the scorer recovers L exactly.
+# segment), and each row carries L and a 1 as well: edits, L * average reference length, L, 1.  Summed
+# over any n segments, the last two are n * L and n, so the scorer recovers L and the exact length.
+# L grows with the numbers of references (10 different counts from 23 to 61 can make it 2**53), and a
+# resampler sums rows in float64, exact only below 2**53: so L * length and L are written in pieces of
+# LIMB_BITS bits (as protocol.fixed_point_rows writes ROUGE's scores), as many as the largest needs, and
+# the scorer puts them together in Python integers.  A row: edits, the K pieces of L * length (lowest
+# first), the K pieces of L, 1; K = 1 (the row above) unless L * length reaches 2**LIMB_BITS.
 METRIC_OPTIONS = frozenset(OPTIONS)
+
+
+def _pieces(value: int, k: int) -> list[int]:
+    """``value`` in ``k`` pieces of LIMB_BITS bits, lowest first."""
+    mask = (1 << LIMB_BITS) - 1
+    return [(value >> (LIMB_BITS * j)) & mask for j in range(k)]
+
+
+def _whole(pieces: Sequence[int]) -> int:
+    """The integer of pieces of LIMB_BITS bits, lowest first (summed pieces may exceed LIMB_BITS bits)."""
+    return sum(int(p) << (LIMB_BITS * j) for j, p in enumerate(pieces))
 
 
 def corpus_rows(corpora: Sequence[Sequence[Any]], references: Sequence[Any], options: dict, fast: bool = True) -> list:
@@ -659,20 +765,34 @@ def corpus_rows(corpora: Sequence[Sequence[Any]], references: Sequence[Any], opt
     # ref_len = (sum of reference lengths) / nrefs, so the sum is recovered exactly by rounding.
     averages = [[Fraction(round(s.ref_len * s.nrefs), s.nrefs) for s in stats] for stats in per_corpus]
     scale = math.lcm(*(a.denominator for column in averages for a in column))
-    return [np.array([[s.edits, int(a * scale), scale, 1] for s, a in zip(stats, column)],
-                     dtype=np.int64).reshape(len(stats), 4)
-            for stats, column in zip(per_corpus, averages)]
+    scaled = [[a.numerator * (scale // a.denominator) for a in column] for column in averages]
+    k = max(1, -(-max(scale, *(x for column in scaled for x in column)).bit_length() // LIMB_BITS))
+    return [np.array([[s.edits, *_pieces(x, k), *_pieces(scale, k), 1] for s, x in zip(stats, column)],
+                     dtype=np.int64).reshape(len(stats), 2 * k + 2)
+            for stats, column in zip(per_corpus, scaled)]
+
+
+def _lengths(rows) -> tuple[list[int], list[int]]:
+    """(L * reference length, L) of each summed row, exact Python integers."""
+    k = (len(rows[0]) - 2) // 2 if len(rows) else 1
+    out = ([], [])
+    for row in rows:
+        out[0].append(_whole(row[1 : 1 + k]))
+        out[1].append(_whole(row[1 + k : 1 + 2 * k]) // int(row[-1]))
+    return out
 
 
 def score_row(row: Sequence[int], options: dict) -> float:
     """The readable way: the summed row as :class:`TERStats`, scored by :func:`score_stats`."""
-    edits, scaled_length, scale_sum, segments = (int(x) for x in row)
-    return score_stats(TERStats(edits, scaled_length / (scale_sum // segments), 0, 0, 0, 0, **options)).score
+    row = [int(x) for x in row]
+    (scaled_length,), (scale,) = _lengths([row])
+    return score_stats(TERStats(row[0], scaled_length / scale, 0, 0, 0, 0, **options)).score
 
 
 def score_rows(rows, options: dict, float32: bool = False):
     """Edits / reference length for many summed rows at once (numpy; 1 or 0 where there are no reference
-    words), as :func:`score_stats` computes it (tests/test_ter.py proves it).
+    words), as :func:`score_stats` computes it (tests/test_ter.py proves it).  Rows of several pieces
+    (K > 1) are put together in Python integers, row by row.
 
     ``float32=True``: sacreBLEU's float32 percentages, 100 * (edits / length) in float32.  Offered when
     the averaged reference lengths are exact in float32 sums (L a power of two: one reference, or
@@ -680,16 +800,23 @@ def score_rows(rows, options: dict, float32: bool = False):
     """
     import numpy as np
 
-    edits, scaled, scale = rows[:, 0], rows[:, 1], rows[:, 2] // rows[:, 3]
+    edits = rows[:, 0]
+    if rows.shape[1] == 4:  # one piece each: numpy's int64 holds them exactly
+        scaled, scale = rows[:, 1], rows[:, 2] // rows[:, 3]
+        not_power_of_two = bool(np.any(scale & (scale - 1)))
+        length = scaled / scale
+    else:
+        scaled, scale = _lengths(rows.tolist())
+        not_power_of_two = any(s & (s - 1) for s in scale)
+        length = np.array([a / b for a, b in zip(scaled, scale)], dtype=np.float64)
     if float32:
-        if np.any(scale & (scale - 1)):  # not a power of two: sacreBLEU's float32 sums would round
+        if not_power_of_two:  # sacreBLEU's float32 sums would round
             return None
-        length = (scaled / scale).astype(np.float32)
+        length = length.astype(np.float32)
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = edits.astype(np.float32) / np.where(length > 0, length, np.float32(1))
         empty = np.where(edits > 0, np.float32(1), np.float32(0))
         return np.float32(100) * np.where(length > 0, ratio, empty)
-    length = scaled / scale
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = edits / np.where(length > 0, length, 1.0)
     return np.where(length > 0, ratio, np.where(edits > 0, 1.0, 0.0))
@@ -720,6 +847,7 @@ __all__ = [
     "corpus_ter",
     "edit_distance",
     "edit_table",
+    "fast_alignment",
     "matching_blocks",
     "normalize_ter",
     "score_stats",

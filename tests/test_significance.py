@@ -1334,3 +1334,34 @@ def test_bad_rouge_and_gleu_input_is_refused_clearly(test, metric, kwargs, exc, 
 @pytest.mark.filterwarnings('ignore::evalkit.significance.SignificanceWarning')
 def test_module_examples():
     assert doctest.testmod(sig).failed == 0
+
+
+@pytest.mark.conformance
+@TINY
+def test_ter_sacrebleu_double_normalization_reaches_the_paired_bootstrap():
+    """TER's sacrebleu_double_normalization is one of its metric options (ter.METRIC_OPTIONS), so a paired
+    bootstrap asked to match sacreBLEU with normalized=True does, through the protocol: sacreBLEU's
+    PairedTest normalizes references twice, and possessives then cost edits (issue 19).  The default's
+    real scores are the right ones: a hypothesis equal to its reference scores 0."""
+    from sacrebleu.metrics import TER
+
+    refs = [["It was the dog's."], ["The cat's toy is red."], ["A bird's nest fell."], ["Tom's car, Ann's bike."],
+            ["The boy's ball."], ["It's the sun's light."]]
+    base = [r[0] for r in refs]
+    systems = {"B": ["It was a dog's.", "The cat's toy, red.", "The bird's nest fell.", "Tom's car and Ann's bike.",
+                     "The boy's red ball.", "The sun's light."]}
+    saved = os.environ.pop("SACREBLEU_SEED", None)
+    try:
+        theirs = PairedTest([("baseline", base), ("B", systems["B"])], {"TER": TER(normalized=True)}, [base],
+                            test_type="bs", n_samples=1000)()[1]["TER"]
+    finally:
+        if saved is not None:
+            os.environ["SACREBLEU_SEED"] = saved
+    ours = paired_bootstrap(base, systems, refs, metric="ter", normalized=True, sacrebleu_double_normalization=True,
+                            sacrebleu_float32=True, null="sacrebleu")
+    assert ours["B"].p_value == theirs[1].p_value
+    for mine, sacre in zip(ours.values(), theirs):
+        assert abs(mine.score * 100 - sacre.score) < 1e-9 and abs(mine.mean * 100 - sacre.mean) < 1e-9
+        assert abs(mine.ci * 100 - sacre.ci) < 1e-9
+    right = paired_bootstrap(base, systems, refs, metric="ter", normalized=True)
+    assert right["baseline"].score == 0 < ours["baseline"].score

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from fractions import Fraction
 
 import peers
 import pytest
@@ -160,7 +161,7 @@ def test_sentence_ter_equals_sacrebleu_on_every_segment_of_two_systems(wmt17, st
     metric = TER()
     for name in TWO_SYSTEMS:
         for i, (hyp, ref) in list(enumerate(zip(systems[name], reference)))[::step]:
-            ours = sentence_ter(hyp, [ref])  # the readable search
+            ours = sentence_ter(hyp, [ref])  # the fast search, whose alignments are the readable search's
             theirs = metric.sentence_score(hyp, [ref])
             assert close(ours.score * 100, theirs.score), (name, i)
             assert ours.edits == theirs.num_edits
@@ -241,7 +242,7 @@ def test_the_fast_search_keeps_no_copy_of_ters_limits():
     literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, int)}
     limits = {ter.MAX_SHIFT_SIZE, ter.MAX_SHIFT_DISTANCE, ter.BEAM_WIDTH, ter.MAX_SHIFT_CANDIDATES, ter.INFINITY}
     assert literals & limits == set(), "ter_fast.py spells out one of TER's limits"
-    params = inspect.signature(ter_fast.ter_edits).parameters
+    params = inspect.signature(ter_fast.ter_search).parameters
     assert set(search_limits()) <= set(params) and all(params[k].default is params[k].empty for k in search_limits())
 
 
@@ -335,3 +336,192 @@ def test_asian_support_equals_sacrebleu_on_the_chinese_ted_sources(normalized, a
         # asian_support acts only inside TERCOM's normalization (and its punctuation removal), so without
         # normalized=True it changes nothing (sacreBLEU's TercomTokenizer, like TERCOM)
         assert ours.ref_len < 3 * len(refs) and ours.score > 0.9
+
+
+# ------------------------------------------------------------------------------------------ issue 19
+def test_a_row_of_the_table_keeps_only_its_beam():
+    """Memory linear in the length: row i > 0 holds the cells of its beam, not one per reference word."""
+    hyp = ref = [f"w{k}" for k in range(600)]
+    table = ter.edit_table(hyp, ref)
+    assert len(table[0]) == 601  # row 0: inserting the first j reference words, all of them
+    assert max(len(row) for row in table[1:]) <= 2 * ter.BEAM_WIDTH + 1
+    assert 0 not in table[300] and table[300][300] == (0, MATCH)
+    assert edit_distance(hyp, ref) == (0, MATCH * 600)
+
+
+def test_the_fast_search_holds_beam_sized_rows(monkeypatch):
+    """ter_fast's forward and backward rows hold the cells of their beam only (rows of a 3,000-word
+    pair): the widest row kept is the beam, plus row 0."""
+    from evalkit import ter_fast
+
+    widths = []
+    real = ter_fast._ter_next_row
+    monkeypatch.setattr(ter_fast, "_ter_next_row", lambda *a: widths.append(len(out := real(*a))) or out)
+    ref = [f"w{k % 50}" for k in range(3000)]
+    hyp = ref[1500:] + ref[:1500]
+    ter_edits(hyp, ref, **search_limits())
+    assert widths and max(widths) <= 2 * ter.BEAM_WIDTH + 1
+
+
+def test_fast_sentence_ter_gives_the_readable_alignments(wmt17):
+    """sentence_ter's default (fast) search gives the readable search's alignments, shift for shift and
+    operation for operation, against one and two references."""
+    reference, systems = wmt17
+    hyps, second = systems["online-B"][:120], systems["uedin-nmt"][:120]
+    for hyp, ref, other in zip(hyps, reference, second):
+        for refs in ([ref], [ref, other]):
+            fast, readable = sentence_ter(hyp, refs), sentence_ter(hyp, refs, fast=False)
+            assert fast.alignments == readable.alignments and fast == readable
+
+
+def test_sentence_ter_does_not_run_the_readable_search(monkeypatch):
+    """A sentence costs what a corpus of one sentence costs: sentence_ter runs the engine corpus_ter runs
+    (the readable search, which fills a table per candidate shift, is only behind fast=False)."""
+    hyp, ref = "on the mat the cat sat".split(), "the cat sat on the mat".split()
+    readable = ter_alignment(hyp, ref)
+
+    def refuse(*args):
+        raise AssertionError("the readable search ran")
+
+    monkeypatch.setattr(ter, "ter_alignment", refuse)
+    r = sentence_ter(" ".join(hyp), [" ".join(ref)])
+    assert r.alignments == (readable,) and (r.shifts, r.edits) == (1, 1)
+    with pytest.raises(AssertionError, match="readable search ran"):
+        sentence_ter(" ".join(hyp), [" ".join(ref)], fast=False)
+
+
+@pytest.mark.conformance
+def test_possessives_sacrebleu_normalizes_references_twice():
+    """sacreBLEU 2.6.0 normalizes a reference twice, and with normalized=True the second pass splits the
+    possessive a first pass left joined: "it was the dog's ." becomes "it was the dog 's .".  So "It was
+    the dog's." scores 2 edits / 6 reference words against itself (sacreBLEU: 33.3), and 0 by default."""
+    text = "It was the dog's."
+    assert normalize_ter(text, normalized=True) == "it was the dog's ."
+    assert normalize_ter(normalize_ter(text, normalized=True), normalized=True) == "it was the dog 's ."
+    theirs = TER(normalized=True).sentence_score(text, [text]).score
+    assert round(theirs, 1) == 33.3
+    for fast in (True, False):
+        ours = sentence_ter(text, [text], normalized=True, fast=fast)
+        assert (ours.score, ours.edits) == (0.0, 0)  # the right number: a text against itself
+        twice = sentence_ter(text, [text], normalized=True, sacrebleu_double_normalization=True, fast=fast)
+        assert (twice.edits, twice.ref_len) == (2, 6.0) and close(twice.score * 100, theirs)
+        corpus = corpus_ter([text, "The cat's toy."], [[text], ["The cat's toy."]], normalized=True,
+                            sacrebleu_double_normalization=True, fast=fast)
+        assert close(corpus.score * 100, TER(normalized=True).corpus_score([text, "The cat's toy."],
+                                                                          [[text, "The cat's toy."]]).score)
+    assert "refs:normalized-twice" in twice.signature and "twice" not in ours.signature
+    # Without normalized=True the normalizer is idempotent on these: the switch changes nothing.
+    assert sentence_ter(text, [text], sacrebleu_double_normalization=True).score == 0.0
+    with pytest.raises(ValueError, match="different normalization"):
+        sentence_stats(text, [text]) + sentence_stats(text, [text], sacrebleu_double_normalization=True)
+
+
+def _possessive_fuzz(texts: list[str], rng: random.Random) -> list[str]:
+    """Real segments with two words given a possessive and, mostly, punctuation after it."""
+    out = []
+    for text in texts:
+        words = text.split() or ["x"]
+        for _ in range(2):
+            k = rng.randrange(len(words))
+            words[k] += rng.choice(["'s.", "'s,", "'s", "'s!", "'s)", "'s .", "'s;"])
+        out.append(" ".join(words))
+    return out
+
+
+@pytest.mark.conformance
+def test_double_normalization_equals_sacrebleu_on_fuzzed_wmt17(wmt17):
+    """WMT17 segments (online-B against the reference), each side given possessives at random words: with
+    sacrebleu_double_normalization=True every sentence TER and the corpus TER (sacreBLEU's: its summed
+    edits over its summed reference lengths) equal sacreBLEU's, with normalized=True (120 segments) and
+    with asian_support and no_punct too (40); the default's numbers differ on many segments."""
+    reference, systems = wmt17
+    rng = random.Random(19)
+    hyps = _possessive_fuzz(systems["online-B"][:120], rng)
+    refs = _possessive_fuzz(reference[:120], rng)
+    worst = differ = 0
+    for options, size in ((dict(normalized=True), 120), (dict(normalized=True, asian_support=True, no_punct=True), 40)):
+        metric = TER(**options)
+        edits = length = 0
+        for hyp, ref in zip(hyps[:size], refs[:size]):
+            theirs = metric.sentence_score(hyp, [ref])
+            edits, length = edits + theirs.num_edits, length + theirs.ref_length
+            ours = sentence_ter(hyp, [ref], sacrebleu_double_normalization=True, **options).score * 100
+            worst = max(worst, abs(ours - theirs.score))
+            differ += not close(sentence_ter(hyp, [ref], **options).score * 100, theirs.score)
+        corpus = corpus_ter(hyps[:size], [[r] for r in refs[:size]], sacrebleu_double_normalization=True, **options)
+        assert (corpus.edits, corpus.ref_len) == (edits, length) and close(corpus.score, edits / length), options
+    assert worst <= 1e-9, worst
+    assert differ >= 30, differ  # the default's right numbers are not sacreBLEU's here
+
+
+def test_bool_switches_take_numpy_bools_and_nothing_else():
+    import numpy as np
+
+    text, refs = "The dog's bone, 3.5 kg.", ["the dog 's bone , 3.5 kg ."]
+    for name in ("normalized", "no_punct", "lowercase", "sacrebleu_double_normalization", "fast"):
+        for value in (True, False):
+            expected = sentence_ter(text, refs, **{name: value})
+            assert sentence_ter(text, refs, **{name: np.bool_(value)}) == expected
+            assert corpus_ter([text], [refs], **{name: np.bool_(value)}) == score_stats(expected.stats)
+        for bad in (1, 0, "no", None, 1.0):
+            with pytest.raises(TypeError, match=f"{name} must be True or False"):
+                sentence_ter(text, refs, **{name: bad})
+            with pytest.raises(TypeError, match=f"{name} must be True or False"):
+                corpus_ter([text], [refs], **{name: bad})
+    with pytest.raises(TypeError, match="lowercase must be True or False"):
+        normalize_ter("a", lowercase=1)
+    assert normalize_ter("A.", normalized=np.bool_(True)) == "a ."
+
+
+@pytest.mark.parametrize("bad", [None, 3, b"text", ["a", "b"]])
+def test_normalize_ter_refuses_what_is_not_a_string(bad):
+    with pytest.raises(TypeError, match="text must be a string"):
+        normalize_ter(bad)
+    assert normalize_ter("") == ""
+
+
+PRIME_COUNTS = (23, 29, 31, 37, 41, 43, 47, 53, 59, 61)  # ten numbers of references between 23 and 61
+
+
+def test_paired_test_rows_stay_exact_with_ten_reference_counts():
+    """Segment i has PRIME_COUNTS[i] references, all "w{i} a b" but one "w{i} a b c": an average length of
+    (3k + 1) / k.  The least common multiple of the ten denominators is above 2**53, where int64 rows
+    overflowed and float64 sums rounded.  The paired bootstrap's scores and means must still be exact:
+    computed here by hand from sacreBLEU's draws (numpy's default_rng(seed).integers, evalkit.resample)."""
+    import numpy as np
+
+    from evalkit.resample import confidence_interval
+    from evalkit.significance import paired_bootstrap
+
+    refs = [[f"w{i} a b"] * (k - 1) + [f"w{i} a b c"] for i, k in enumerate(PRIME_COUNTS)]
+    hyps = {"A": [f"w{i} a" for i in range(10)], "B": [f"w{i} a b c d" if i % 2 else "x" for i in range(10)]}
+    edits = {"A": [1] * 10, "B": [1 if i % 2 else 3 for i in range(10)]}  # an insertion; a deletion or 3
+    averages = [Fraction(3 * k + 1, k) for k in PRIME_COUNTS]
+    assert math.lcm(*(a.denominator for a in averages)) > 2**53
+    assert [s.edits for s in segment_stats(hyps["B"], refs)] == edits["B"]
+    seed, n_samples = 7, 1000
+    out = paired_bootstrap(hyps["A"], {"B": hyps["B"]}, refs, metric="ter", baseline_name="A", seed=seed,
+                           n_samples=n_samples)
+    draws = np.random.default_rng(seed).integers(0, 10, size=(n_samples, 10)).tolist()
+    for name in hyps:
+        assert out[name].score == sum(edits[name]) / float(sum(averages))
+        exact = [sum(edits[name][d] for d in row) / float(sum(averages[d] for d in row)) for row in draws]
+        assert out[name].mean == confidence_interval(exact)[0], name
+
+
+def test_ter_rows_in_pieces_score_like_the_statistics():
+    """Rows with L * length and L in two pieces of LIMB_BITS bits: score_row and score_rows give edits /
+    (exact length) as score_stats does; a one-piece row is the row of before."""
+    import numpy as np
+
+    from evalkit.protocol import LIMB_BITS
+
+    for edits, length, scale, n in [(5, Fraction(7, 3), 3 * 2**30, 2), (0, Fraction(0), 2**27, 1),
+                                    (4, Fraction(0), 2**27, 1), (9, Fraction(2**40 + 1, 5), 5 * 7, 3)]:
+        scaled = int(length * scale)
+        total = n * scale
+        mask = (1 << LIMB_BITS) - 1
+        row = [edits, scaled & mask, scaled >> LIMB_BITS, total & mask, total >> LIMB_BITS, n]
+        expected = score_stats(TERStats(edits, float(length), 0, 0, 0, 0)).score
+        assert ter.score_row(row, {}) == expected
+        assert ter.score_rows(np.array([row], dtype=np.int64), {})[0] == expected
