@@ -328,8 +328,11 @@ def jfleg(split: str = "test") -> JFLEG:
 
 def ted_chinese_sources() -> list[str]:
     """The 529 Chinese source segments of the WMT21 TED talks MQM annotations (Chinese-English), one per
-    (talk, segment), in talk and segment order, with the annotators' ``<v>`` marks removed (Freitag et al.,
-    2021; see ``data/README.md``).
+    (talk, segment), in talk and segment order, with the annotators' ``<v>`` marks removed.  The annotations
+    were made for the WMT21 metrics shared task: Freitag, Rei, Mathur, Lo, Stewart, Foster, Lavie and Bojar
+    (2021), "Results of the WMT21 Metrics Shared Task: Evaluating Metrics with Expert-based Human Evaluations
+    on TED and News Domain", WMT 2021 (released in google/wmt-mqm-human-evaluation, ``ted/zhen``).  The file
+    is ``data/human/mqm-ted/mqm_ted_zhen.tsv.gz``; ``data/README.md`` gives its source and licence.
 
     >>> sources = ted_chinese_sources()
     >>> len(sources), sources[1]

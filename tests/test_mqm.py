@@ -158,6 +158,7 @@ def test_pairwise_accuracy_by_hand_and_by_its_definition():
         assert mqm.pairwise_accuracy(dict(enumerate(x)), dict(enumerate(y))) == accuracy_by_definition(x, y)
 
 
+@pytest.mark.conformance
 def test_system_agreement_against_scipy(segments):
     """Pearson and Kendall's tau-b of BLEU against −MQM on the en-de systems: scipy's pearsonr and
     kendalltau (variant "b") give the same numbers."""
@@ -186,6 +187,7 @@ def test_segment_kendall_tau_by_hand():
     assert mqm.segment_kendall_tau(metric, human) == pytest.approx(3 / math.sqrt(30), abs=1e-15)
 
 
+@pytest.mark.conformance
 def test_segment_kendall_tau_against_scipy_on_real_segments(annotations, segments):
     """Sentence BLEU of three en-de systems against their segments' −MQM (many ties on both sides):
     scipy's kendalltau, variant "b", over the same flattened items."""
