@@ -39,24 +39,26 @@ def _window(row, row_low: int, low: int, high: int, inf: int) -> list[int]:
 def _ter_next_row(prev, prev_low: int, x, ref, low: int, high: int, inf: int):
     """Row i of the forward table, its cells low..high-1 (its beam), from row i-1 (``prev``, whose cells
     start at prev_low) and hypothesis word i (``x``): costs only."""
-    p = _window(prev, prev_low, low - 1, high, inf)  # p[k] is cell low - 1 + k of row i-1
-    row = []
+    start = max(low, 1)
+    if prev_low <= start - 1 and high <= prev_low + len(prev):  # row i-1 keeps every cell read below
+        p, off = prev, prev_low  # cell c of row i-1 is p[c - off]
+    else:
+        p, off = _window(prev, prev_low, low - 1, high, inf), low - 1
+    row = [inf] * (high - low)
     left = inf  # the cell before the beam
-    j = low
-    if j == 0:
-        left = p[1] + 1
-        row.append(left)
-        j = 1
-    for j in range(j, high):
-        k = j - low
-        v = p[k] if ref[j - 1] == x else p[k] + 1
-        d = p[k + 1] + 1
+    if low == 0:
+        row[0] = left = p[-off] + 1  # cell 0: one more deletion
+    c, k = start - 1 - off, start - low  # p[c] is cell j-1 of row i-1, row[k] is cell j of row i
+    for y in ref[start - 1 : high - 1]:  # y is ref[j - 1], for j = start..high-1
+        v = p[c] if y == x else p[c] + 1
+        c += 1
+        d = p[c] + 1
         if d < v:
             v = d
         if left < v - 1:
             v = left + 1
-        row.append(v)
-        left = v
+        row[k] = left = v
+        k += 1
     return row
 
 
@@ -95,14 +97,18 @@ def _ter_backward(words, ref, beam, inf, rows=None, last_kept: int | None = None
     for i in range(last_kept - 1, -1, -1):
         x = words[i]
         low, high = beam[i]
-        q = _window(rows[i + 1], beam[i + 1][0], low, high + 1, inf)  # q[k] is cell low + k of row i+1
+        below, below_low = rows[i + 1], beam[i + 1][0]
+        if below_low <= low and high + 1 <= below_low + len(below):  # row i+1 keeps every cell read below
+            q, off = below, below_low - low  # q[k + off] is cell low + k of row i+1
+        else:
+            q, off = _window(below, below_low, low, high + 1, inf), 0  # q[k] is cell low + k of row i+1
         row = [inf] * (high - low)
         right = inf  # the cell after the beam
         for j in range(high - 1, low - 1, -1):
             k = j - low
-            v = q[k] + 1
+            v = q[k - off] + 1
             if j < m:
-                dg = q[k + 1] if ref[j] == x else q[k + 1] + 1
+                dg = q[k + 1 - off] if ref[j] == x else q[k + 1 - off] + 1
                 if dg < v:
                     v = dg
                 if right < v - 1:
@@ -117,10 +123,6 @@ def _ter_backtrace(rows, beam, words, ref, inf) -> list[int]:
     match/substitution, deletion, insertion whose predecessor explains the cell's cost (the readable
     edit_table's tie order)."""
 
-    def cell(i, j):
-        k = j - beam[i][0]
-        return rows[i][k] if 0 <= k < len(rows[i]) else inf
-
     i, j = len(words), len(ref)
     out = []
     while i > 0 or j > 0:
@@ -128,11 +130,14 @@ def _ter_backtrace(rows, beam, words, ref, inf) -> list[int]:
             op = _TER_INS
         elif j == 0:
             op = _TER_DEL
-        else:
-            cost, same = cell(i, j), words[i - 1] == ref[j - 1]
-            if cell(i - 1, j - 1) + (0 if same else 1) == cost:
+        else:  # cells (i, j), (i-1, j-1) and (i-1, j), inf outside the rows' beams
+            row, k = rows[i], j - beam[i][0]
+            cost = row[k] if 0 <= k < len(row) else inf
+            above, k = rows[i - 1], j - 1 - beam[i - 1][0]
+            same = words[i - 1] == ref[j - 1]
+            if (above[k] if 0 <= k < len(above) else inf) + (0 if same else 1) == cost:
                 op = _TER_MATCH if same else _TER_SUB
-            elif cell(i - 1, j) + 1 == cost:
+            elif (above[k + 1] if 0 <= k + 1 < len(above) else inf) + 1 == cost:
                 op = _TER_DEL
             else:
                 op = _TER_INS
