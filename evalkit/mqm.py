@@ -1,6 +1,8 @@
 """MQM: expert error annotations turned into scores, and how well a metric agrees with them.
 
-**MQM** (Multidimensional Quality Metrics, as Freitag et al. 2021 used it): a professional translator marks
+**MQM** (Multidimensional Quality Metrics, as Freitag et al. 2021a, TACL, set it up for MT research; the WMT21
+metrics task, Freitag et al. 2021b, "Results of the WMT21 Metrics Shared Task", used it to rate the TED talks
+test suite whose annotations ``evalkit.data.mqm_ted`` reads): a professional translator marks
 every error in a translation (at most five per segment), each with a *category* ("Accuracy/Mistranslation",
 "Fluency/Punctuation", "Style/Awkward", ...) and a *severity* (Major, Minor).  A translation with no error
 gets one "No-error" row.  The score of one rating is its **weighted error count**, lower is better:
@@ -13,7 +15,7 @@ a ``Non-translation`` (the whole segment)         25
 ``No-error``, and a ``Neutral`` remark            0
 ==============================================  ======
 
-(the weights of Freitag et al. 2021 and of the data's README, google/wmt-mqm-human-evaluation).  Every other
+(the weights of Freitag et al. 2021a and of the data's README, google/wmt-mqm-human-evaluation).  Every other
 category, ``Source error`` included, takes its severity's weight: computed this way from the raw rows, the
 scores equal the per-segment averages shipped beside the annotations (tests/test_mqm.py; giving ``Source
 error`` the weight 0 would break 38 zh-en segments).  A **segment**'s score is the mean over the raters who
@@ -27,10 +29,10 @@ oriented so that **higher is better**: pass ``-MQM`` (:func:`human_scores` does)
   third order: a pair tied on one side and not on the other is a disagreement, a pair tied on both sides an
   agreement (as ``Agreement`` in google-research/mt-metrics-eval, ``stats.py``, computes it).
 - :func:`segment_kendall_tau`: Kendall's tau-b over all rated (system, segment) items at once ("no
-  grouping"), WMT21's segment-level statistic: what google-research/mt-metrics-eval's
-  ``Correlation.Kendall()`` computes with its defaults (``average_by="none"``, ``variant="b"``, i.e.
-  ``scipy.stats.kendalltau``), and what a user reproducing the WMT21 TED numbers found they had been computed
-  with, rather than the older "Kendall-like" statistic (mt-metrics-eval issue #1, "WMT21 Reproduce").
+  grouping"): google-research/mt-metrics-eval's ``Correlation.Kendall()`` defaults (``average_by="none"``,
+  ``variant="b"``, i.e. ``scipy.stats.kendalltau``), which a user reports reproduces the WMT21 TED numbers
+  (mt-metrics-eval issue #1, "WMT21 Reproduce"; no maintainer confirmed it, and the results paper is not our
+  source for the variant).
   tau-b counts a pair tied on either side as neither concordant nor discordant and shrinks the denominator
   by the ties: (C - D) / sqrt((P - T_metric) (P - T_human)).  Where neither side has ties it equals
   tau-a and scipy's other variants (tests/test_mqm.py checks it against scipy's tau-b).
@@ -58,7 +60,7 @@ from .correlation import kendall_tau, pearson, sign
 from .protocol import get_metric
 from .resample import DEFAULT_SEED, Interval, check_confidence, check_seed, draw_counts, generator
 
-# The weight of an error by severity, and the exceptions by category (Freitag et al. 2021).
+# The weight of an error by severity, and the exceptions by category (Freitag et al. 2021a, TACL).
 WEIGHTS = {"Major": 5.0, "Minor": 1.0, "Neutral": 0.0, "No-error": 0.0}
 MINOR_PUNCTUATION = ("Fluency/Punctuation", 0.1)  # a Minor punctuation error: easy to fix, rarely changes meaning
 NON_TRANSLATION = ("Non-translation", 25.0)  # the whole segment unusable: five Major errors
@@ -214,8 +216,8 @@ def _segment_items(metric: Any, human: Any) -> tuple[list[float], list[float]]:
 
 
 def segment_kendall_tau(metric: Mapping[str, Mapping[Any, float]], human: Mapping[str, Mapping[Any, float | None]]) -> float:
-    """Segment-level Kendall's tau-b, WMT21's way: every rated (system, segment) is one item, all systems
-    together ("no grouping"); ties on either side count as neither concordant nor discordant, and tau-b's
+    """Segment-level Kendall's tau-b over all items (mt-metrics-eval's ``Kendall()`` defaults): every rated
+    (system, segment) is one item, all systems together ("no grouping"); ties on either side count as neither concordant nor discordant, and tau-b's
     denominator leaves them out.  ``human[system][seg_id]`` is ``None`` for a segment not rated.
 
     >>> segment_kendall_tau({"A": {1: 0.5, 2: 0.4}, "B": {1: 0.3, 2: 0.3}, "C": {1: 0.1, 2: 0.2}},
