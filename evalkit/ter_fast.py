@@ -40,8 +40,9 @@ def _ter_next_row(prev, prev_low: int, x, ref, low: int, high: int, inf: int):
     """Row i of the forward table, its cells low..high-1 (its beam), from row i-1 (``prev``, whose cells
     start at prev_low) and hypothesis word i (``x``): costs only."""
     start = max(low, 1)
-    if prev_low <= start - 1 and high <= prev_low + len(prev):  # row i-1 keeps every cell read below
-        p, off = prev, prev_low  # cell c of row i-1 is p[c - off]
+    if prev_low <= start - 1:  # row i-1 keeps the cells read below, but perhaps not the last one or two
+        missing = high - prev_low - len(prev)  # the beam moved right: those cells of row i-1 are inf
+        p, off = (prev if missing <= 0 else prev + [inf] * missing), prev_low  # cell c of row i-1 is p[c - off]
     else:
         p, off = _window(prev, prev_low, low - 1, high, inf), low - 1
     row = [inf] * (high - low)
