@@ -241,7 +241,7 @@ def test_moving_a_weight_slider_updates_bleu_in_jupyterlab(jupyter_lab, chromium
             page.locator(".lm-MenuBar-item", has_text="Run").first.click()
             page.locator(".lm-Menu-item:visible", has_text="Run All Cells").first.click()
             started_running = page.locator(".jp-InputPrompt").filter(has_text=re.compile(r"\[(\*|\d+)\]"))
-            expect(started_running.first).to_be_attached(timeout=30_000)
+            expect(started_running.first).to_be_attached(timeout=90_000)  # a loaded machine starts the kernel slowly
             # The last cell's output appears once every cell has run (the WMT17 counting takes a while).
             last_output = re.compile(r"3\. \S+: from rank \d+ to \d+")  # the answers cell, printed last
             expect(page.locator(".jp-OutputArea-output").filter(has_text=last_output).first).to_be_attached(
