@@ -511,6 +511,8 @@ def score_assignments(
     for j, picks in enumerate(assignments):
         if len(picks) != len(counts):
             raise ValueError(f"assignment {j} has {len(picks)} entries for {len(counts)} sentences")
+        if all(type(k) is int and 0 <= k < available for k, available in zip(picks, counts)):
+            continue  # plain ints in range: the common case, checked without the slower tests below
         for i, (k, available) in enumerate(zip(picks, counts)):
             if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 0 <= k < available:
                 raise ValueError(f"assignment {j} picks reference {k!r} for sentence {i}, which has {available}")

@@ -111,10 +111,9 @@ class AdditiveStats:
 
         The settings, ``segments`` and ``nrefs`` are not part of it."""
         out: list = []
-        for f in fields(self):  # type: ignore[arg-type]
-            if f.metadata.get(ROW, True):
-                value = getattr(self, f.name)
-                out.extend(value) if isinstance(value, tuple) else out.append(value)
+        for name in _row_fields(type(self)):
+            value = getattr(self, name)
+            out.extend(value) if isinstance(value, tuple) else out.append(value)
         return out
 
     @classmethod
@@ -152,6 +151,17 @@ def _plan(cls: type) -> tuple:
             summed.append(f.name)
     _PLANS[cls] = plan = (tuple(same), tuple(kept), tuple(summed))
     return plan
+
+
+# The names of the fields that make up a row, in order, worked out once per class.
+_ROW_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _row_fields(cls: type) -> tuple[str, ...]:
+    names = _ROW_FIELDS.get(cls)
+    if names is None:
+        names = _ROW_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.metadata.get(ROW, True))  # type: ignore[arg-type]
+    return names
 
 
 def _is_tuple(f) -> bool:

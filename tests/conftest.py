@@ -39,13 +39,39 @@ def pytest_report_header(config):
 # of its own and goes to whichever worker is free, so that no worker waits for one long module.
 SPREAD = ("tests/test_lesson.py::test_a_lesson_runs_to_the_end_on_other_inputs[",)
 
+# The units are handed out in the order collected (xdist's own reordering, by number of tests, is switched off):
+# the longest first, so that the workers finish together.  Seconds measured by `make test --durations=0` on the
+# 2-core machine (2026-11-24); a unit not listed counts as short and keeps its place after these.
+LONGEST_FIRST = {
+    "notebooks/13-metrics-and-people.ipynb": 53,
+    "tests/test_significance.py": 50,
+    "notebooks/11-significance.ipynb": 44,
+    "tests/test_ter.py": 43,
+    "tests/test_site_browser.py": 43,
+    "tests/test_bleu.py": 37,
+    "notebooks/12-chrf-and-ter.ipynb": 35,
+    "notebooks/05-gleu.ipynb": 27,
+    "tests/test_chrf.py": 27,
+    "tests/test_gleu.py": 25,
+    "tests/test_rouge.py": 23,
+    "tests/test_browser.py": 20,
+    "tests/test_lesson.py::test_a_lesson_runs_to_the_end_on_other_inputs[04-tokenization-chinese]": 19,
+    "notebooks/04-tokenization.ipynb": 18,
+    "notebooks/14-experts-against-metrics.ipynb": 15,
+    "tests/test_figures.py": 14,
+    "tests/test_site.py": 13,
+    "tests/test_plots.py": 13,
+}
+
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """xdist's loadscope scheduling, with each test of SPREAD a scope of its own."""
+    """xdist's loadscope scheduling, with each test of SPREAD a scope of its own and the units in our order."""
     if config.getvalue("dist") != "loadscope":
         return None
     from xdist.scheduler import LoadScopeScheduling
+
+    config.option.loadscopereorder = False  # keep the order of pytest_collection_modifyitems below
 
     class SpreadSlowTests(LoadScopeScheduling):
         def _split_scope(self, nodeid):
@@ -54,14 +80,19 @@ def pytest_xdist_make_scheduler(config, log):
     return SpreadSlowTests(config, log)
 
 
+def _unit(item) -> str:
+    return item.nodeid if item.nodeid.startswith(SPREAD) else item.nodeid.split("::")[0]
+
+
 def _runs_a_lesson(item) -> bool:
     return item.nodeid.startswith(SPREAD) or item.nodeid.split("::")[0].endswith(".ipynb")
 
 
 def pytest_collection_modifyitems(config, items):
-    """Run the lessons first (the notebooks and SPREAD, the longest units, so that the workers finish
-    together); mark the property tests, and under the ``test`` profile cap their examples at TEST_EXAMPLES."""
-    items[:] = sorted(items, key=lambda item: not _runs_a_lesson(item))  # stable: each unit keeps its order
+    """Run the longest units first (LONGEST_FIRST, then the other lessons, then the rest as collected), so
+    that the workers finish together; mark the property tests, and under the ``test`` profile cap their examples at TEST_EXAMPLES."""
+    # stable: each unit keeps the order of its tests
+    items[:] = sorted(items, key=lambda item: (-LONGEST_FIRST.get(_unit(item), 0), not _runs_a_lesson(item)))
     for item in items:
         test = getattr(item, "obj", None)
         if not getattr(test, "is_hypothesis_test", False):
@@ -70,6 +101,43 @@ def pytest_collection_modifyitems(config, items):
         own = test._hypothesis_internal_use_settings  # what the test's @settings asked for
         if PROFILE == "test" and own.max_examples > TEST_EXAMPLES:
             test._hypothesis_internal_use_settings = settings(own, max_examples=TEST_EXAMPLES)
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory):
+    """Both editions of the real lessons built once per run (``make site``'s build, about 10 s), read by
+    test_site.py and served by test_site_browser.py.  Under pytest-xdist the workers share one build through a
+    lock in the run's temporary folder; the notebooks folder is checked unchanged by the build."""
+    import hashlib
+    import time
+
+    from tools import lessons, site
+
+    def digest(folder):
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
+
+    def build(out):
+        before = digest(lessons.NOTEBOOKS)
+        start = time.perf_counter()
+        written = site.build(lessons.lesson_files(), out)
+        print(f"both editions of the lessons built in {time.perf_counter() - start:.1f} s")
+        assert digest(lessons.NOTEBOOKS) == before, "the build wrote into notebooks/"
+        assert written == [out / "index.html", out / "student", out / "teacher"]
+
+    base = tmp_path_factory.getbasetemp()
+    try:
+        import fcntl
+    except ImportError:  # no POSIX locks (Windows): each process builds its own
+        build(base / "site")
+        return base / "site"
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the run's folder, shared by its workers
+    out, done = root / "site", root / "site.built"
+    with open(root / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not done.exists():
+            build(out)
+            done.write_text("built\n")
+    return out
 
 
 @pytest.fixture(scope="session")

@@ -1052,8 +1052,9 @@ from evalkit.rouge_corpus import corpus_rouge  # noqa: E402
 from evalkit.rouge_corpus import ROUGE_SCORES  # noqa: E402
 
 
-@pytest.fixture(scope="module", params=["test", "dev"])
+@pytest.fixture(scope="module", params=["test", pytest.param("dev", marks=pytest.mark.slow)])
 def jfleg(request):
+    # JFLEG test in make test; dev too in make conformance
     j = data.jfleg(request.param)
     refs = [r[1:] for r in j.references]  # corrections 1-3; correction 0 is a system
     mix = [c if i % 3 else s for i, (s, c) in enumerate(zip(j.sources, j.reference_sets[0]))]

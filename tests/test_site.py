@@ -1,14 +1,12 @@
-"""The lesson site (tools/site.py): both editions built once for the module from the real lessons, then read
-as files.  What a browser makes of the pages (math drawn, search, no request leaving the machine) is
+"""The lesson site (tools/site.py): both editions built once per run from the real lessons (conftest.py's
+``built_site``), then read as files.  What a browser makes of the pages (math drawn, search, no request leaving the machine) is
 tests/test_site_browser.py's part.
 """
 
 from __future__ import annotations
 
-import hashlib
 import html
 import re
-import time
 from pathlib import Path
 
 import nbformat
@@ -28,22 +26,11 @@ LOADS_FROM_ELSEWHERE = [
 DISPLAY_MATH = re.compile(r'<div class="math notranslate nohighlight[^"]*">(.*?)</div>', re.S)
 
 
-def digest(folder: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
-
-
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """Both editions of the real lessons, built once; the notebooks folder is checked unchanged."""
-    out = tmp_path_factory.mktemp("site")
-    before = digest(lessons.NOTEBOOKS)
-    start = time.perf_counter()
-    written = site.build(LESSONS, out)
-    seconds = time.perf_counter() - start
-    print(f"both editions of {len(LESSONS)} lessons built in {seconds:.1f} s")
-    assert digest(lessons.NOTEBOOKS) == before, "the build wrote into notebooks/"
-    assert written == [out / "index.html", out / "student", out / "teacher"]
-    return out
+def built(built_site):
+    """Both editions of the real lessons (conftest's built_site: built once per run, the notebooks folder
+    checked unchanged)."""
+    return built_site
 
 
 def read(path: Path) -> str:

@@ -70,10 +70,10 @@ class QuietServer(http.server.ThreadingHTTPServer):
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    """Both editions built once and served on a free port of 127.0.0.1; yields (root URL, site folder)."""
-    out = tmp_path_factory.mktemp("site")
-    site.build(LESSONS, out)
+def served(built_site):
+    """Both editions (conftest's built_site: built once per run) served on a free port of 127.0.0.1; yields
+    (root URL, site folder)."""
+    out = built_site
     server = QuietServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(out)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -54,6 +54,7 @@ mathjax2_config = {
     "menuSettings": {"zoom": "None"},
     "showMathMenu": False,
     "messageStyle": "none",
+    "fast-preview": {"disabled": True},  # draw each formula once, in its final form (no rough preview first)
 }
 mathjax3_config = None
 
