@@ -1,5 +1,6 @@
-"""TER: worked examples, the steps of the shift search, conformance with sacreBLEU 2.6.0 (called here, at
-test time) on WMT17, the fast search against the readable one, edge cases and bad input."""
+"""TER: worked examples, the steps of the shift search, conformance with sacreBLEU 2.6.0 on WMT17 (segment by
+segment called here, at test time; the corpus scores of the 16 systems recorded in tests/peers/ and recomputed
+by make conformance), the fast search against the readable one, edge cases and bad input."""
 
 from __future__ import annotations
 
@@ -146,7 +147,9 @@ def test_corpus_ter_equals_sacrebleu_on_all_wmt17_systems(wmt17, sacre_corpus):
 
 
 @pytest.mark.conformance
-def test_published_wmt17_ter(wmt17, sacre_corpus):
+def test_the_wmt17_ter_lesson_12_quotes(wmt17, sacre_corpus):
+    # The corpus TER lesson 12 quotes: sacreBLEU 2.6.0's (recorded in tests/peers/, recomputed by make
+    # conformance) and evalkit's both round to them.
     reference, systems = wmt17
     for name, published in {"uedin-nmt": 61.20, "online-F": 75.58}.items():
         assert round(sacre_corpus[name], 2) == published
