@@ -508,7 +508,7 @@ def test_sentence_bleu_equals_nltk_on_jfleg(method, jfleg_dev, step):
 
 @pytest.mark.conformance
 @pytest.mark.parametrize("method", range(5))
-@pytest.mark.parametrize("split", ["dev", "test"])
+@pytest.mark.parametrize("split", ["dev", pytest.param("test", marks=pytest.mark.slow)])  # test: make conformance
 def test_corpus_bleu_equals_nltk_on_jfleg(method, split, jfleg_dev, jfleg_test):
     data = jfleg_dev if split == "dev" else jfleg_test
     smoothing = getattr(NLTK_SMOOTH, f"method{method}")
