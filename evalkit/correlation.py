@@ -374,13 +374,9 @@ class CorrelationInterval(Interval):
 
 
 def _check_bootstrap(n_samples: Any, confidence: Any, seed: Any) -> tuple[int, float, int | None]:
-    """The checked options; numpy's integers (``np.int64(1000)``) count as ints, as its floats count as
-    floats; ``seed=None`` means fresh entropy (:func:`evalkit.resample.check_seed`)."""
-
-    def whole(value: Any) -> Any:
-        return int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else value
-
-    return check_int("n_samples", whole(n_samples), 1), check_confidence(confidence), check_seed(whole(seed))
+    """The checked options; numpy's integers (``np.int64(1000)``) count as ints (``check_int``), as its floats
+    count as floats; ``seed=None`` means fresh entropy (:func:`evalkit.resample.check_seed`)."""
+    return check_int("n_samples", n_samples, 1), check_confidence(confidence), check_seed(seed)
 
 
 def canonical_order(*columns: Sequence[float]) -> list[int]:
