@@ -515,13 +515,24 @@ def tokenization_problem(text: object, tokenize: str, tokens: Sequence[str] | No
     return "unsegmented" if holding and ideographs / holding >= UNSEGMENTED_CHARS_PER_TOKEN else None
 
 
+def cjk_tokenizer(texts: Sequence[object]) -> str:
+    """The sacreBLEU tokenizer for Chinese or Japanese texts written without spaces: ``"ja-mecab"`` when any
+    of ``texts`` has kana (hiragana or katakana, full or half width: Japanese), else ``"zh"``.  A kanji-only
+    sentence cannot be told from Chinese by its characters; the other texts of the pair or corpus decide.
+
+    >>> cjk_tokenizer(["猫坐在垫子上。"]), cjk_tokenizer(["東京大学", "猫がマットの上に座った。"])
+    ('zh', 'ja-mecab')
+    """
+    return "ja-mecab" if any(type(t) is str and _KANA.search(t) for t in texts) else "zh"
+
+
 def _tokenization_message(problem: str, tokenize: str, text: str, found: int, checked: int,
-                          char_option: str | None) -> str:
+                          char_option: str | None, cjk: str = "zh") -> str:
     shown = repr(text if len(text) <= 40 else text[:39] + "…")
     how_many = f"{found} of the {checked} texts checked" if checked > 1 else "the only text checked"
     if problem == "unsegmented":
         n = len(get_tokenizer(tokenize)(text))
-        if _KANA.search(text):
+        if cjk == "ja-mecab":
             options = ['tokenize="ja-mecab" (Japanese words found by MeCab, sacreBLEU\'s choice for Japanese)']
         else:
             options = ['tokenize="zh" (sacreBLEU\'s tokenizer for Chinese: one token per character)']
@@ -602,7 +613,8 @@ def warn_about_tokenization(texts: Sequence[object], tokenize: str, tokens: Sequ
             first = first or (problem, text)
     if first is None:
         return None
-    message = _tokenization_message(first[0], tokenize, first[1], found, len(texts), char_option)
+    message = _tokenization_message(first[0], tokenize, first[1], found, len(texts), char_option,
+                                    cjk_tokenizer(texts))  # kana in any text of the call: Japanese
     # Point the warning at the caller's line: the first frame outside evalkit.
     level, frame = 1, sys._getframe(0)
     while frame is not None and frame.f_globals.get("__name__", "").startswith("evalkit."):

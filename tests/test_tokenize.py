@@ -14,6 +14,7 @@ from evalkit import tokenize as tokenize_module
 from evalkit.tokenize import (
     TOKENIZERS,
     TokenizationWarning,
+    cjk_tokenizer,
     get_tokenizer,
     one_tokenization_warning,
     spread_indices,
@@ -437,6 +438,20 @@ def test_the_warning_names_zh_for_chinese_and_ja_mecab_for_japanese():
     (ja,) = caught_tokenization_warnings(warn_about_tokenization, [JA], "none")
     assert 'Use tokenize="ja-mecab" (Japanese words found by MeCab' in str(ja.message)
     assert 'tokenize="zh"' not in str(ja.message)
+
+
+def test_kana_anywhere_in_the_call_makes_it_japanese():
+    # a kanji-only sentence is not told from Chinese by its characters: the other texts of the call decide,
+    # in the warning as in cjk_tokenizer (which lesson 04 uses); half-width katakana counts as kana
+    kanji_only, with_kana, half_width = "東京大学研究所発表", "東京大学の研究所が発表した。", "ｺﾝﾋﾟｭｰﾀｰｼｽﾃﾑ"
+    assert cjk_tokenizer([kanji_only]) == "zh" and cjk_tokenizer([ZH, "the cat"]) == "zh"
+    assert cjk_tokenizer([kanji_only, with_kana]) == cjk_tokenizer([half_width]) == "ja-mecab"
+    (w,) = caught_tokenization_warnings(warn_about_tokenization, [kanji_only, with_kana], "13a")
+    assert str(w.message).startswith(f"tokenize=\"13a\" does not split Chinese or Japanese into words (they are "
+                                     f"written without spaces): {kanji_only!r}")
+    assert 'Use tokenize="ja-mecab"' in str(w.message) and 'tokenize="zh"' not in str(w.message)
+    (w,) = caught_tokenization_warnings(warn_about_tokenization, [half_width], "13a")
+    assert 'Use tokenize="ja-mecab"' in str(w.message)
 
 
 @pytest.mark.parametrize("name", CJK_TOKENIZERS)
