@@ -171,8 +171,8 @@ def marked_sentences(text: str) -> list[str]:
 
 # --- MQM: expert error annotations of the WMT21 TED talks (Freitag et al., 2021) --------------------------
 MQM_PAIRS = {"en-de": "ende", "zh-en": "zhen"}
-# The annotation files call the human references "ref" and "refB"; the avg files and the published table
-# call them "ref-A" and "ref-B".  The loaders use the published names.
+# The annotation files call the human references "ref" and "refB"; the avg files call them "ref-A" and
+# "ref-B" (the repository README's TED tables: "ref.A", "ref.B").  The loaders use the avg files' names.
 _MQM_SYSTEM_NAMES = {"ref": "ref-A", "refB": "ref-B"}
 _MQM_COLUMNS = ["system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity"]
 _SPAN_MARK = re.compile(r"</?v>")
