@@ -56,7 +56,6 @@ LONGEST_FIRST = {
     "tests/test_gleu.py": 20,
     "tests/test_browser.py": 19,
     "notebooks/14-experts-against-metrics.ipynb": 15,
-    "tests/test_lesson.py::test_a_lesson_runs_to_the_end_on_other_inputs[04-tokenization-chinese]": 13,
     "notebooks/04-tokenization.ipynb": 13,
     "tests/test_figures.py": 13,
     "tests/test_plots.py": 13,

@@ -484,10 +484,10 @@ def jfleg_systems(split):
 
 
 @pytest.mark.conformance
-@pytest.mark.parametrize("step", [4, pytest.param(1, marks=pytest.mark.slow)], ids=["every-4th", "every"])
+@pytest.mark.parametrize("step", [8, pytest.param(1, marks=pytest.mark.slow)], ids=["every-8th", "every"])
 @pytest.mark.parametrize("method", range(8))
 def test_sentence_bleu_equals_nltk_on_jfleg(method, jfleg_dev, step):
-    # make test: every 4th sentence (NLTK, called here, takes about 2 s a method for all); make conformance: all
+    # make test: every 8th sentence (NLTK, called here, takes about 2 s a method for all); make conformance: all
     smoothing = getattr(NLTK_SMOOTH, f"method{method}")
     checked = refused = 0
     for _, hyps, refs in jfleg_systems(jfleg_dev):
