@@ -88,7 +88,8 @@ def _runs_a_lesson(item) -> bool:
 
 def pytest_collection_modifyitems(config, items):
     """Run the longest units first (LONGEST_FIRST, then the other lessons, then the rest as collected), so
-    that the workers finish together; mark the property tests, and under the ``test`` profile cap their examples at TEST_EXAMPLES."""
+    that the workers finish together; mark the property tests, and under the ``test`` profile cap their
+    examples at TEST_EXAMPLES."""
     # stable: each unit keeps the order of its tests
     items[:] = sorted(items, key=lambda item: (-LONGEST_FIRST.get(_unit(item), 0), not _runs_a_lesson(item)))
     for item in items:
