@@ -6,6 +6,7 @@ import math
 
 import pytest
 from call_trace import calls
+from sampling import every
 
 from evalkit.bleu import (
     BLEUStats,
@@ -453,7 +454,7 @@ def test_published_wmt17_13a_scores(wmt17):
 
 
 @pytest.mark.conformance
-@pytest.mark.parametrize("step", [5, pytest.param(1, marks=pytest.mark.slow)], ids=["every-5th", "every"])
+@every(5)
 @pytest.mark.parametrize("smooth", ["exp", "floor", "add-k", "none"])
 def test_sentence_bleu_equals_sacrebleu_on_wmt17_segments(smooth, wmt17, step):
     # make test: every 5th segment of the two systems; make conformance: all 6,008
@@ -484,7 +485,7 @@ def jfleg_systems(split):
 
 
 @pytest.mark.conformance
-@pytest.mark.parametrize("step", [8, pytest.param(1, marks=pytest.mark.slow)], ids=["every-8th", "every"])
+@every(8)
 @pytest.mark.parametrize("method", range(8))
 def test_sentence_bleu_equals_nltk_on_jfleg(method, jfleg_dev, step):
     # make test: every 8th sentence (NLTK, called here, takes about 2 s a method for all); make conformance: all

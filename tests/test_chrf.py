@@ -13,6 +13,7 @@ import pytest
 from call_trace import calls
 from nltk.translate import chrf_score as nltk_chrf
 from sacrebleu.metrics import CHRF
+from sampling import every
 
 from evalkit.chrf import (
     CHRFStats,
@@ -113,7 +114,7 @@ def test_the_wmt17_chrf_lesson_12_quotes(wmt17, sacre_corpus):
 
 
 @pytest.mark.conformance
-@pytest.mark.parametrize("step", [5, pytest.param(1, marks=pytest.mark.slow)], ids=["every-5th", "every"])
+@every(5)
 @pytest.mark.parametrize("cfg", CONFIGS, ids=CONFIG_IDS)
 def test_sentence_chrf_equals_sacrebleu_on_every_segment_of_two_systems(cfg, wmt17, step):
     # make test: every 5th segment (sacreBLEU, called here, takes about 3 s for all of them); make conformance: all
@@ -127,7 +128,7 @@ def test_sentence_chrf_equals_sacrebleu_on_every_segment_of_two_systems(cfg, wmt
 
 
 @pytest.mark.conformance
-@pytest.mark.parametrize("step", [4, pytest.param(1, marks=pytest.mark.slow)], ids=["every-4th", "every"])
+@every(4)
 @pytest.mark.parametrize("cfg", CONFIGS, ids=CONFIG_IDS)
 def test_two_references_pick_the_best_per_segment_like_sacrebleu(cfg, wmt17, step):
     # make test: every 4th of the first 800 segments; make conformance: all 800
@@ -146,7 +147,7 @@ def test_two_references_pick_the_best_per_segment_like_sacrebleu(cfg, wmt17, ste
 @pytest.mark.conformance
 @pytest.mark.parametrize("opts", [dict(lowercase=True), dict(whitespace=True), dict(beta=1, char_order=4),
                                   dict(word_order=1, char_order=0), dict(word_order=3, lowercase=True)])
-@pytest.mark.parametrize("step", [3, pytest.param(1, marks=pytest.mark.slow)], ids=["every-3rd", "every"])
+@every(3)
 def test_other_options_equal_sacrebleu(opts, wmt17, step):
     # make test: every 3rd segment of C-3MA; make conformance: all 3,004
     reference, systems = wmt17
@@ -216,7 +217,7 @@ def test_nltk_differs_from_the_default_averaging():
 
 
 # ------------------------------------------------------------------------------------------ additivity, fast path
-@pytest.mark.parametrize("step", [4, pytest.param(1, marks=pytest.mark.slow)], ids=["every-4th", "every"])
+@every(4)
 @pytest.mark.parametrize("cfg", CONFIGS, ids=CONFIG_IDS)
 def test_fast_statistics_equal_the_readable_sum(cfg, wmt17, step):
     # make test: every 4th segment (the readable counting takes about 3 s for all of them); make conformance: all

@@ -14,6 +14,7 @@ import pytest
 from sacrebleu.metrics import TER
 from sacrebleu.metrics.lib_ter import _perform_shift, translation_edit_rate
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+from sampling import every
 
 from evalkit import ter
 from evalkit.ter_fast import ter_edits
@@ -157,7 +158,7 @@ def test_the_wmt17_ter_lesson_12_quotes(wmt17, sacre_corpus):
 
 
 @pytest.mark.conformance
-@pytest.mark.parametrize("step", [10, pytest.param(1, marks=pytest.mark.slow)], ids=["every-10th", "every"])
+@every(10)
 def test_sentence_ter_equals_sacrebleu_on_every_segment_of_two_systems(wmt17, step):
     """make test compares every 10th segment (600 pairs, 2 s); make conformance all 6,008 (20 s)."""
     reference, systems = wmt17
@@ -172,7 +173,7 @@ def test_sentence_ter_equals_sacrebleu_on_every_segment_of_two_systems(wmt17, st
 
 @pytest.mark.conformance
 @pytest.mark.parametrize("options", OPTION_SETS[1:], ids=lambda o: ",".join(k for k, v in o.items() if v))
-@pytest.mark.parametrize("step", [3, pytest.param(1, marks=pytest.mark.slow)], ids=["every-3rd", "every"])
+@every(3)
 def test_options_equal_sacrebleu(options, wmt17, step):
     # make test: every 3rd of the first 300 segments of C-3MA (sacreBLEU's TER is slow); make conformance: all 300
     reference, systems = wmt17

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
+from sampling import every
 
 import math
 import warnings
@@ -32,7 +33,7 @@ def sacrebleu_tokens(name: str):
 
 
 @pytest.mark.conformance
-@pytest.mark.parametrize("step", [4, pytest.param(1, marks=pytest.mark.slow)], ids=["every-4th", "every"])
+@every(4)
 @pytest.mark.parametrize("name", ["none", "13a", "intl", "char"])
 def test_every_wmt17_segment_tokenizes_as_sacrebleu(name, wmt17, step):
     # make test: every 4th distinct line; make conformance: every one
