@@ -2,18 +2,28 @@
 
     python -m evalkit REF [REF ...] -i HYP [HYP ...] -m bleu chrf ter     # one reference file per set
     cat HYP | python -m evalkit REF -m bleu -f text                        # hypotheses on stdin
+    paste A B | python -m evalkit REF                                      # tab-separated systems, as sacreBLEU
     python -m evalkit REF -i BASE NEW1 NEW2 -m bleu chrf --paired-bs       # a comparison, BASE the baseline
     python -m evalkit REF -i HYP -m bleu chrf ter --explain 1              # the lessons' steps for segment 1
 
 The flags are sacreBLEU's where the idea is the same (``-nr``, ``-tok``, ``-lc``, ``-s``/``-sv``, ``-w``, ``-b``,
 ``-f``, ``-sl``, ``-ci``, ``--paired-bs``/``--paired-ar`` with ``-pbsn``/``-parn``, ``--chrf-*``,
-``--ter-*``), and so are the numbers: the tests run sacreBLEU's own command line on WMT17 files and compare.
+``--ter-*``, ``-sh``, ``-e utf-8``; ``-q``, ``--force``, ``-nc`` and ``-j`` change nothing here), and so are the
+numbers, to the last printed digit at any ``-w`` (BLEU is computed for printing in sacreBLEU's order of
+operations, TER's float lengths summed in its order): the tests run sacreBLEU's own command line on WMT17
+files and compare.  One difference: the paired tests count a resampled difference that ties with the real
+one as "at least as large" (``p_value_rule="at-least"`` of :mod:`evalkit.significance`), so a system
+identical to the baseline gets p = 1, not sacreBLEU's 1 / (n + 1); without ties the p-values are sacreBLEU's.
 What sacreBLEU does not do: ``--explain`` prints the step-by-step tables of the lessons (``evalkit.tables``),
 ``--plot FILE`` draws the lesson's figure (``evalkit.plots``), and ROUGE, GEC GLEU and Google's GLEU are
-metrics here too.  Nothing is downloaded: sacreBLEU's test-set flags (``-t``, ``-l``, ``--echo``) are refused.
+metrics here too.  Nothing is downloaded: sacreBLEU's test-set flags (``-t``, ``-l``, ``--echo``, ``-d``,
+``--citation``, ...) are refused with a message naming the flag (:data:`REFUSED`).
 
-Bad input (a missing or unreadable file, files of different lengths, an empty file, bytes that are not
-UTF-8, an unknown metric or tokenizer) stops with a message and exit status 2 before anything is written.
+Bad input (a missing, unreadable or corrupt file, files of different lengths, an empty file, bytes that are not
+UTF-8, an unknown metric or tokenizer, a closed stdin, MeCab without its dictionary) stops with a one-line
+message and exit status 2 before anything is written; so does an output that cannot be written (a full disk).
+The library's warnings are printed on stderr.  More than ``FILES_AT_ONCE`` system files are read in groups
+(each with the references), so that hundreds of systems stay under the open-file limit.
 Corpus scores of BLEU, chrF, TER and Google's GLEU stream: the files are read in chunks of ``CHUNK``
 segments and the metric's additive statistics summed: memory is bounded by the chunk and evalkit's caches
 (which have byte budgets), not by the length of the files.
