@@ -181,6 +181,9 @@ def check_arguments(args: argparse.Namespace) -> None:
         raise InputError("the references and the hypotheses cannot both come from stdin: give one of them as a file")
     if args.refs.count("-") > 1:
         raise InputError("stdin can be read once: give at most one reference file as -")
+    if "-" in args.refs and args.input and len(args.input) > FILES_AT_ONCE:
+        raise InputError(f"more than {FILES_AT_ONCE} systems are read in groups, each with the references, and stdin "
+                         "can be read once: give the references as a file")
     if args.input and len(set(args.input)) < len(args.input):
         twice = next(p for p in args.input if args.input.count(p) > 1)
         raise InputError(f"{twice} is given twice with -i; every system needs a file of its own")
@@ -940,7 +943,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError as exc:  # stdout: a full device, a closed pipe
             status = _error(parser, f"cannot write the output: {exc.strerror or exc}")
             _silence_stdout()
-    for message in dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught):
+    hidden = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)  # as Python hides them
+    for message in dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught
+                                 if not issubclass(w.category, hidden)):
         print(f"{parser.prog}: warning: {' '.join(message.split())}", file=sys.stderr)
     return status
 

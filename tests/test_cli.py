@@ -593,6 +593,16 @@ def test_more_system_files_than_the_open_file_limit(tmp_path, flags):
         assert scores[0] == scores[2] != scores[1] == scores[3]  # 'sat' and 'is' alternate
 
 
+@pytest.mark.hardening
+def test_references_on_stdin_with_more_systems_than_a_group_are_refused(bad, monkeypatch):
+    monkeypatch.setattr(cli, "FILES_AT_ONCE", 1)  # (two systems: two groups, each reading the references)
+    status, out, err = evalkit_cli(["-", "-i", "hyp.txt", "ref.txt"], bad, stdin=(bad / "ref.txt").read_bytes())
+    assert status == 2 and "more than 1 systems are read in groups" in err
+    monkeypatch.setattr(cli, "FILES_AT_ONCE", 2)
+    status, out, err = evalkit_cli(["-", "-i", "hyp.txt", "ref.txt"], bad, stdin=(bad / "ref.txt").read_bytes())
+    assert status == 0, err
+
+
 def test_the_open_file_limit_case_fails_without_groups(tmp_path, monkeypatch):
     """The test above can fail: with every file open at once, the same run stops at the limit."""
     (tmp_path / "ref.txt").write_text("a\n", encoding="utf-8")
