@@ -813,8 +813,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Score system outputs from files, as the ``gleu`` command does (one sentence per line).
 
     Prints, per hypothesis file: its name, GLEU x 100, the std and the 95% interval over the iterations.
+    Bad input (a missing, undecodable or corrupt file, files of different lengths) and an output that cannot
+    be written: a one-line message on stderr and exit status 2.
     """
     import argparse
+    import os
+    import sys
 
     from .data import read_lines
 
@@ -829,27 +833,56 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-m", "--max", action="store_true", help="the best reference per sentence")
     parser.add_argument("-d", "--digits", type=int, default=4)
     args = parser.parse_args(argv)
+    if args.digits < 0:
+        parser.error(f"-d must be 0 or more, got {args.digits}")
+    try:
+        text = _score_files(args, read_lines)
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except _Refused as exc:
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # stdout: a full device, a closed pipe
+        print(f"{parser.prog}: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        try:  # so that Python's own flush at exit does not fail again (a traceback, exit status 120)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (AttributeError, OSError, ValueError):
+            pass
+        return 2
+    return 0
+
+
+class _Refused(Exception):
+    """Bad input to ``python -m evalkit.gleu``: a one-line message, exit status 2."""
+
+
+def _score_files(args, read_lines) -> str:
+    """The lines ``main`` prints (all of them, or :class:`_Refused` before anything is printed)."""
+    import zlib
 
     def lines_of(path: str) -> list[str]:
         """The file's lines; a Windows line end (CRLF) counts as a line end, not as a "\r" character."""
         try:
             lines = read_lines(path)
-        except (OSError, UnicodeDecodeError) as exc:
-            parser.error(f"cannot read {path}: {exc}")
+        except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:  # missing, corrupt .gz, not UTF-8
+            raise _Refused(f"cannot read {path}: {' '.join(str(exc).split())}") from None
         return [line[:-1] if line.endswith("\r") else line for line in lines]
 
     sources = lines_of(args.source)
     reference_sets = [lines_of(path) for path in args.references]
     for path, lines in zip(args.references, reference_sets):
         if len(lines) != len(sources):
-            parser.error(f"{path} has {len(lines)} lines, the source {args.source} has {len(sources)}: "
-                         "every file needs one line per sentence")
+            raise _Refused(f"{path} has {len(lines)} lines, the source {args.source} has {len(sources)}: "
+                          "every file needs one line per sentence")
     references = [list(refs) for refs in zip(*reference_sets)]
     hypothesis_files = [(path, lines_of(path)) for path in args.outputs]
     for path, hypotheses in hypothesis_files:
         if len(hypotheses) != len(sources):
-            parser.error(f"{path} has {len(hypotheses)} lines, the source {args.source} has {len(sources)}: "
-                         "every file needs one line per sentence")
+            raise _Refused(f"{path} has {len(hypotheses)} lines, the source {args.source} has {len(sources)}: "
+                          "every file needs one line per sentence")
+    out = []
     for path, hypotheses in hypothesis_files:
         try:
             result = corpus_gleu(
@@ -862,11 +895,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 mode="max" if args.max else "sample",
             )
         except (TypeError, ValueError) as exc:
-            parser.error(f"{path}: {exc}")
+            raise _Refused(f"{path}: {' '.join(str(exc).split())}") from None
         d = args.digits
         low, high = result.ci
-        print(f"{path}\t{100 * result.score:.{d}f}\t{100 * result.std:.{d}f}\t({100 * low:.{d}f}, {100 * high:.{d}f})")
-    return 0
+        out.append(f"{path}\t{100 * result.score:.{d}f}\t{100 * result.std:.{d}f}\t({100 * low:.{d}f}, "
+                   f"{100 * high:.{d}f})\n")
+    return "".join(out)
 
 
 if __name__ == "__main__":

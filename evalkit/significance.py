@@ -20,8 +20,9 @@ n-gram totals): a resampled corpus is scored by adding up the statistics of its 
 
 How "reaches" is counted is the ``p_value_rule``.  ``"sacrebleu"`` (the default, also multeval's) counts the
 samples *strictly above* the real difference and returns (c + 1) / (n + 1); ``"moses"`` counts those *at or
-above* it and returns c / n (see :func:`p_value`).  The two agree unless samples tie exactly with the real
-difference.  With ``n`` samples, sacreBLEU's rule can give no p-value below ``1 / (n + 1)``
+above* it and returns c / n (see :func:`p_value`); ``"at-least"`` counts those at or above it and returns
+(c + 1) / (n + 1), so that a tie counts as "at least as large" (a system identical to the baseline gets p = 1).
+The three agree, up to Moses' c / n, unless samples tie exactly with the real difference.  With ``n`` samples, sacreBLEU's rule can give no p-value below ``1 / (n + 1)``
 (:func:`smallest_p_value`): 1,000 samples cannot say more than "p <= 0.001".
 
 **What is refused or flagged.**  Two situations give numbers that look confident and are not; evalkit keeps
@@ -88,7 +89,7 @@ from ._checks import check_bool, check_choice, check_corpus, check_int, check_re
 from .protocol import Metric, get_metric
 from .resample import DEFAULT_SEED, SAMPLES_PER_CHUNK, check_seed, confidence_interval
 
-P_VALUE_RULES = ("sacrebleu", "moses")
+P_VALUE_RULES = ("sacrebleu", "moses", "at-least")
 # The paired bootstrap's null statistic: the shifted two-sided one (default), or sacreBLEU's / Moses' centred one.
 BOOTSTRAP_NULLS = ("shifted", "sacrebleu")
 # Fewer samples than these cannot resolve the conventional 0.05 level (p-values), or cut 2.5% from each end of
@@ -155,13 +156,16 @@ def p_value(statistics: Sequence[float], observed: float, rule: str = "sacrebleu
     when many samples tie with it (two identical systems: every difference is 0) p comes out small although
     nothing was found; the paired tests warn then.  ``"moses"`` (Moses'
     ``bootstrap-hypothesis-difference-significance.pl``): count the samples at or above it, c / n (which can
-    be 0).  A float32 array is compared in float32 (numpy rounds ``observed`` to float32), as in sacreBLEU,
+    be 0).  ``"at-least"``: count the samples at or above it, (c + 1) / (n + 1): sacreBLEU's formula with
+    the ties counted, so that identical systems get p = 1 (evalkit's command line uses it).  A float32 array is compared in float32 (numpy rounds ``observed`` to float32), as in sacreBLEU,
     whose chrF and TER samples are float32; anything else in float64.  A NaN or an infinity, among the
     statistics or as ``observed``, is refused with a ValueError (a NaN is neither above nor below anything,
     so ``[nan]`` against 0 would give p = 0.5).
 
         >>> p_value([0.1, 0.5, 0.2, 0.7], 0.5), p_value([0.1, 0.5, 0.2, 0.7], 0.5, rule="moses")
         (0.4, 0.5)
+        >>> p_value([0.1, 0.5, 0.2, 0.7], 0.5, rule="at-least")
+        0.6
     """
     check_choice("p_value_rule", rule, P_VALUE_RULES)
     stats = _floats(statistics, "statistics")
@@ -170,6 +174,8 @@ def p_value(statistics: Sequence[float], observed: float, rule: str = "sacrebleu
     observed = _finite("observed", observed)
     if rule == "sacrebleu":
         return (int(np.sum(stats > observed)) + 1) / (len(stats) + 1)
+    if rule == "at-least":
+        return (int(np.sum(stats >= observed)) + 1) / (len(stats) + 1)
     return int(np.sum(stats >= observed)) / len(stats)
 
 
@@ -209,15 +215,15 @@ def bootstrap_null_statistics(
 
 
 def smallest_p_value(n_samples: int, rule: str = "sacrebleu") -> float:
-    """The smallest p-value ``n_samples`` samples can give: ``1 / (n + 1)`` under sacreBLEU's rule, 0 under
-    Moses' (whose smallest p-value above 0 is ``1 / n``).
+    """The smallest p-value ``n_samples`` samples can give: ``1 / (n + 1)`` under sacreBLEU's rule and
+    "at-least", 0 under Moses' (whose smallest p-value above 0 is ``1 / n``).
 
         >>> smallest_p_value(1000), smallest_p_value(19), smallest_p_value(20)
         (0.000999000999000999, 0.05, 0.047619047619047616)
     """
     check_int("n_samples", n_samples, 1)
     check_choice("p_value_rule", rule, P_VALUE_RULES)
-    return 1 / (n_samples + 1) if rule == "sacrebleu" else 0.0
+    return 0.0 if rule == "moses" else 1 / (n_samples + 1)
 
 
 def _floats(values, what: str) -> np.ndarray:
@@ -322,7 +328,7 @@ def _bootstrap_scores(rng, table: np.ndarray, k: int, n_samples: int, score: _Sc
 def _warn_few_samples(n_samples: int, rule: str, interval_samples: int = 0) -> None:
     """Warn when ``n_samples`` cannot resolve p < 0.05, or ``interval_samples`` (> 0) cannot trim an interval."""
     if n_samples < MIN_SAMPLES_FOR_P:
-        if rule == "sacrebleu":
+        if rule != "moses":
             why = (f"the smallest p-value {n_samples} samples can give is 1/{n_samples + 1} = "
                    f"{smallest_p_value(n_samples):.4f}, so no difference can reach p < 0.05")
         else:
@@ -433,8 +439,8 @@ def paired_bootstrap(
 
     The count follows ``p_value_rule`` under either null: sacreBLEU's rule (the default) counts the
     statistics *strictly above* |Δ|, (c + 1) / (n + 1); Moses' (``p_value_rule="moses"``) counts those
-    *at or above* it, c / n (see :func:`p_value`).  It cannot be smaller than ``1 / (n_samples + 1)`` under
-    sacreBLEU's rule.  ``null`` changes the p-value only; scores, means and intervals are the same.
+    *at or above* it, c / n; ``"at-least"`` counts those at or above it, (c + 1) / (n + 1) (see :func:`p_value`).
+    It cannot be smaller than ``1 / (n_samples + 1)`` under sacreBLEU's rule and "at-least".  ``null`` changes the p-value only; scores, means and intervals are the same.
 
     A :class:`SignificanceWarning` says when the numbers cannot carry their usual meaning:
     ``n_samples < 20`` (no p-value below 0.05 is reachable), ``n_samples < 40`` (the interval is the range of
@@ -507,7 +513,7 @@ def paired_approximate_randomization(
     and swaps the baseline's and the system's statistics of the segments that came up heads (the same
     coins for every system).  The p-value counts the trials whose absolute score difference is strictly
     above the real one, (c + 1) / (n + 1) (sacreBLEU's rule, at least ``1 / (n_samples + 1)``), or at or
-    above it, c / n (``p_value_rule="moses"``).  Warnings as for :func:`paired_bootstrap` (fewer than 20
+    above it, c / n (``p_value_rule="moses"``), or at or above it, (c + 1) / (n + 1) (``"at-least"``).  Warnings as for :func:`paired_bootstrap` (fewer than 20
     trials; ties with the real difference; fewer than 40 ``confidence_samples``).  On a corpus of a few
     segments many shuffles give the real difference back exactly (the shuffle that swaps nothing, and
     segments both systems translate alike), so the example below warns.
@@ -553,7 +559,9 @@ def paired_approximate_randomization(
         diffs = np.abs(a - b)
         above += (diffs > observed).sum(axis=0)
         at_or_above += (diffs >= observed).sum(axis=0)
-    if p_value_rule == "sacrebleu":
+    if p_value_rule == "at-least":
+        p_values = ((at_or_above + 1) / (n_samples + 1)).tolist()
+    elif p_value_rule == "sacrebleu":
         p_values = ((above + 1) / (n_samples + 1)).tolist()
         for j, name in enumerate(systems):
             ties = int(at_or_above[j] - above[j])

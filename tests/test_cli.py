@@ -39,10 +39,11 @@ def wmt17(tmp_path_factory):
     return folder
 
 
-def evalkit_cli(argv, cwd: Path | None = None) -> tuple[int, str, str]:
-    """(exit status, stdout, stderr) of ``python -m evalkit argv``, in this process."""
+def evalkit_cli(argv, cwd: Path | None = None, stdin: bytes | None = None) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of ``python -m evalkit argv``, in this process (``stdin``: piped bytes)."""
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _chdir(cwd):
+    piped = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8") if stdin is not None else sys.stdin
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _chdir(cwd), _stdin(piped):
         try:
             status = cli.main([str(a) for a in argv])
         except SystemExit as exc:  # argparse's own errors
@@ -50,12 +51,21 @@ def evalkit_cli(argv, cwd: Path | None = None) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
-def sacrebleu_cli(argv, cwd: Path | None = None) -> str:
+@contextlib.contextmanager
+def _stdin(handle):
+    saved, sys.stdin = sys.stdin, handle
+    try:
+        yield
+    finally:
+        sys.stdin = saved
+
+
+def sacrebleu_cli(argv, cwd: Path | None = None, stdin: bytes = b"") -> str:
     """The stdout of ``sacrebleu argv``: sacreBLEU 2.6.0's command-line function, in this process.
 
     Its ``main`` reopens stdin and stdout by file descriptor (``open(sys.stdout.fileno(), "w", ...)``), so
     they are replaced by objects whose ``fileno`` hands it a copy of a temporary file's descriptor (and of
-    /dev/null's for stdin), whose content is read back afterwards."""
+    of another holding ``stdin``), whose content is read back afterwards."""
     from sacrebleu import sacrebleu as command
 
     class Descriptor:
@@ -67,7 +77,9 @@ def sacrebleu_cli(argv, cwd: Path | None = None) -> str:
 
     saved = sys.argv, sys.stdin, sys.stdout, os.environ.get("NO_COLOR")
     os.environ["NO_COLOR"] = "1"  # no colour codes in the table, and no colorama wrapping of the streams
-    with tempfile.TemporaryFile() as sink, open(os.devnull, "rb") as nothing:
+    with tempfile.TemporaryFile() as sink, tempfile.TemporaryFile() as nothing:
+        nothing.write(stdin)
+        nothing.seek(0)
         sys.argv = ["sacrebleu", *map(str, argv)]
         sys.stdin, sys.stdout = Descriptor(nothing), Descriptor(sink)
         try:
@@ -100,13 +112,13 @@ def _chdir(path):
 
 def same_version(text: str) -> str:
     """Both programs sign with their own version: the one field allowed to differ."""
-    return re.sub(r'version(":\s*"|:)(2\.6\.0|evalkit-[0-9.]+)', r"version\1V", text)
+    return re.sub(r'(version":\s*"|version:|\|v:)(2\.6\.0|evalkit-[0-9.]+)', r"\1V", text)
 
 
-def both(argv, cwd) -> tuple[str, str]:
-    status, ours, err = evalkit_cli(argv, cwd)
+def both(argv, cwd, stdin: bytes | None = None) -> tuple[str, str]:
+    status, ours, err = evalkit_cli(argv, cwd, stdin)
     assert status == 0, err
-    return same_version(ours), same_version(sacrebleu_cli(argv, cwd))
+    return same_version(ours), same_version(sacrebleu_cli(argv, cwd, stdin or b""))
 
 
 # ------------------------------------------------------------------------------------------ equal output
@@ -388,3 +400,310 @@ def test_plot_writes_the_figure(wmt17, tmp_path, flags):
     status, out, err = evalkit_cli(["ref.de", "-i", *inputs, *flags, "--plot", figure], wmt17)
     assert status == 0, err
     assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ------------------------------------------------------------------------------------------ issue 32
+# Regression tests for issue 32 ("Under attack, round 4"), the command-line items: each quotes its finding.
+
+def _wmt17_subset(folder: Path, name: str, rows: list[int], systems=SYSTEMS) -> None:
+    """Segments ``rows`` of the WMT17 reference and of ``systems``, as <name>.ref.de and <name>.<system>.de."""
+    ref = read_lines(data_dir() / "wmt17-en-de" / "reference.de.gz")
+    (folder / f"{name}.ref.de").write_text("".join(ref[i] + "\n" for i in rows), encoding="utf-8")
+    for system in systems:
+        lines = read_lines(data_dir() / "wmt17-en-de" / "systems" / f"{system}.de.gz")
+        (folder / f"{name}.{system}.de").write_text("".join(lines[i] + "\n" for i in rows), encoding="utf-8")
+
+
+# "`python -m evalkit REF -i A A_copy --paired-bs` (or `--paired-ar`), A_copy identical to A, prints
+#  `(p = 0.0010)*` — significant — with nothing on stderr: the library warns, the CLI swallows it."
+@pytest.mark.hardening
+@pytest.mark.parametrize("test", [["--paired-bs", "-pbsn", "200"], ["--paired-ar", "-parn", "200"],
+                                  ["--paired-bs", "-pbsn", "200", "--paired-bs-null", "sacrebleu"]])
+def test_a_system_identical_to_the_baseline_gets_p_1_and_no_star(wmt17, test):
+    (wmt17 / "copy.de").write_bytes((wmt17 / "online-A.0.de").read_bytes())
+    status, out, err = evalkit_cli(["ref.de", "-i", "online-A.0.de", "copy.de", "KIT.4950.de", "-m", "bleu", "chrf",
+                                    *test, "-f", "text"], wmt17)
+    assert status == 0, err
+    assert out.count("(p = 1.0000)") == 2 and "(p = 1.0000)*" not in out  # the copy, on BLEU and chrF
+    assert re.search(r"\(p = 0\.\d{4}\)\*", out)  # KIT differs from online-A: that one stays significant
+
+
+@pytest.mark.hardening
+def test_the_librarys_warnings_reach_stderr(wmt17):
+    status, out, err = evalkit_cli(["ref.de", "-i", "online-A.0.de", "KIT.4950.de", "--paired-bs", "-pbsn", "10"],
+                                   wmt17)
+    assert status == 0 and "(p = " in out
+    assert "python -m evalkit: warning: SignificanceWarning: n_samples=10" in err
+    assert len(err.splitlines()) == 2  # the p-value's warning and the interval's, one line each
+
+
+# "`paste A B | python -m evalkit REF` exits 0 with one score for tab-joined lines; sacreBLEU scores two
+#  systems."
+@pytest.mark.conformance
+@pytest.mark.hardening
+@pytest.mark.parametrize("flags", [["-m", "bleu", "chrf", "-w", "6"], ["-m", "ter", "-w", "9"]])
+def test_tab_joined_systems_on_stdin_are_scored_as_sacrebleu_scores_them(wmt17, flags):
+    a, b = read_lines(wmt17 / "online-A.0.de"), read_lines(wmt17 / "KIT.4950.de")
+    piped = "".join(f"{x}\t{y}\n" for x, y in zip(a, b)).encode("utf-8")
+    ours, theirs = both(["ref.de", *flags], wmt17, stdin=piped)
+    assert ours == theirs and "System 2" in ours
+    files = evalkit_cli(["ref.de", "-i", "online-A.0.de", "KIT.4950.de", *flags], wmt17)[1]
+    assert ours.replace("System 1", "online-A.0.de").replace("System 2", "KIT.4950.de") == same_version(files)
+
+
+@pytest.mark.hardening
+def test_tab_joined_systems_on_stdin_need_the_same_number_on_every_line(bad):
+    status, out, err = evalkit_cli(["ref.txt"], bad, stdin=b"the cat\tthe dog\na dog\n")
+    assert status == 2 and out == ""
+    assert "stdin, line 2: 1 tab-separated hypotheses, the first line has 2" in err
+    status, out, err = evalkit_cli(["ref.txt", "--paired-bs", "-pbsn", "50"], bad,
+                                   stdin=b"the cat sat on the mat\tthe cat\na dog\ta cat\n")
+    assert status == 0 and "Baseline" in out and "System 1" in out and "Baseline: " not in out
+
+
+# "`python -m evalkit - < file` (reference from stdin while hypotheses default to stdin too) scores alternate
+#  lines against each other and prints BLEU 0.0 with exit 0."
+@pytest.mark.hardening
+@pytest.mark.parametrize("argv", [["-"], ["-", "-i", "-"], ["ref.txt", "-", "-i", "-"]])
+def test_references_and_hypotheses_both_on_stdin_are_refused(bad, argv):
+    status, out, err = evalkit_cli(argv, bad, stdin=(bad / "hyp.txt").read_bytes())
+    assert status == 2 and out == ""
+    assert err == "python -m evalkit: error: the references and the hypotheses cannot both come from stdin: give one " \
+                  "of them as a file\n"
+
+
+# "`-tok ja-mecab` / `ko-mecab` signatures in the CLI drop MeCab's version and dictionary (`tok:ja-mecab`;
+#  sacreBLEU and evalkit's own library signature say `tok:ja-mecab-0.996-IPA`). One signature function."
+@pytest.mark.conformance
+@pytest.mark.hardening
+@pytest.mark.parametrize("tok", ["ja-mecab", "ko-mecab"])
+def test_mecab_signatures_name_mecabs_version_and_dictionary(tmp_path, tok):
+    pytest.importorskip("MeCab" if tok == "ja-mecab" else "mecab_ko")
+    from evalkit.bleu import corpus_bleu
+
+    hyps = ["猫がマットの上に座った。", "犬が吠えた。"] if tok == "ja-mecab" else ["고양이가 매트 위에 앉았다.", "개가 짖었다."]
+    refs = ["猫はマットの上に座った。", "犬が吠える。"] if tok == "ja-mecab" else ["고양이는 매트 위에 앉았다.", "개가 짖는다."]
+    (tmp_path / "hyp.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")
+    ours, theirs = both(["ref.txt", "-i", "hyp.txt", "-tok", tok, "-w", "9"], tmp_path)
+    assert ours == theirs
+    library = corpus_bleu(hyps, [[r] for r in refs], tokenize=tok, smoothing="exp").signature
+    tok_field = re.search(r"tok:[^|]+", library).group()
+    assert f'"tok": "{tok_field[4:]}"' in ours and tok_field[4:].startswith(f"{tok}-0.996")
+
+
+# "BLEU printed at `-w 13`–`16` differs from sacreBLEU in the last digits on random WMT17 subsets (the order
+#  of operations differs); TER with three references over 10,000 lines differs from the 13th decimal (chunked
+#  sums)."  (make test: three subsets; the subsets are drawn with a fixed seed.)
+@pytest.mark.conformance
+@pytest.mark.hardening
+@pytest.mark.parametrize("seed, metrics, options", [
+    (1, ["bleu", "chrf", "ter"], []), (2, ["bleu"], ["-s", "floor", "-lc"]), (3, ["bleu"], ["-s", "add-k", "-tok", "intl"]),
+])
+def test_printed_digits_are_sacrebleus_at_every_width_on_random_wmt17_subsets(tmp_path, seed, metrics, options):
+    import random
+
+    rng = random.Random(seed)
+    rows = sorted(rng.sample(range(3004), 120))
+    system = rng.choice(["online-A.0", "uedin-nmt.4722", "KIT.4950"])
+    _wmt17_subset(tmp_path, "s", rows, [system])
+    for width in (13, 16, 20):
+        ours, theirs = both(["s.ref.de", "-i", f"s.{system}.de", "-m", *metrics, *options, "-w", str(width), "-f",
+                             "text"], tmp_path)
+        assert ours == theirs
+    ours, theirs = both(["s.ref.de", "-i", f"s.{system}.de", "-sl", "-m", "bleu", "-w", "16", *options], tmp_path)
+    assert ours == theirs
+
+
+@pytest.mark.conformance
+@pytest.mark.hardening
+def test_ter_with_three_references_read_in_chunks_is_summed_as_sacrebleu_sums(wmt17, monkeypatch):
+    monkeypatch.setattr(cli, "CHUNK", 7)  # 300 segments in 43 chunks: the running sum crosses every chunk
+    argv = ["ref.de", "KIT.4950.de", "uedin-nmt.4722.de", "-i", "online-A.0.de", "-m", "ter", "-w", "16"]
+    ours, theirs = both(argv, wmt17)
+    assert ours == theirs
+
+
+def test_widths_beyond_a_doubles_decimals_are_refused(bad):
+    status, out, err = evalkit_cli(["ref.txt", "-i", "hyp.txt", "-w", "1075"], bad)
+    assert status == 2 and "-w must be between 0 and 1074" in err
+
+
+# "sacreBLEU flags refused with a usage error: `-q`, `--force`, `-sh`, `-e utf-8`, `-j 1`, `-nc`, `-d`. Accept
+#  the ones that make sense offline with sacreBLEU's meaning; refuse the rest with a message naming the flag
+#  and why (not argparse's usage dump)."
+@pytest.mark.conformance
+@pytest.mark.hardening
+@pytest.mark.parametrize("flags", [
+    ["-q", "--force", "-nc", "-e", "utf-8", "-m", "bleu", "chrf", "ter", "-w", "6"],
+    ["-sh", "-f", "text", "-m", "bleu", "chrf", "ter", "-w", "6"],
+    ["-sh", "-m", "bleu", "chrf", "ter", "-w", "6"],  # JSON: sacreBLEU keeps the long signature there
+    ["-sh", "-sl", "-m", "ter", "-w", "4"],
+])
+def test_sacrebleus_offline_flags_are_accepted_with_its_meaning(wmt17, flags):
+    ours, theirs = both(["ref.de", "-i", "uedin-nmt.4722.de", *flags], wmt17)
+    assert ours == theirs
+
+
+@pytest.mark.conformance
+@pytest.mark.hardening
+def test_short_signatures_of_several_systems_as_sacrebleu(wmt17):
+    ours, theirs = both(["ref.de", "-i", *(f"{s}.de" for s in SYSTEMS), "-sh", "-j", "1", "-m", "bleu", "chrf",
+                         "-w", "4"], wmt17)
+    assert ours == theirs
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("flags, message", [
+    (["-d"], r"-d/--detail splits the scores of a downloaded test set .* evalkit downloads nothing"),
+    (["--detail"], r"-d/--detail"),
+    (["--cite"], r"--citation/--cite prints a downloaded test set's BibTeX"),
+    (["-e", "latin-1"], r"-e latin-1: evalkit reads UTF-8 only"),
+    (["-e", "klingon"], r"-e klingon: evalkit reads UTF-8 only"),
+    (["-f", "latex"], r"-f latex: evalkit prints json or text"),
+    (["-j", "-1"], r"-j must be 0 or more"),
+])
+def test_sacrebleus_other_flags_are_refused_naming_the_flag_and_why(bad, flags, message):
+    status, out, err = evalkit_cli(["ref.txt", "-i", "hyp.txt", *flags], bad)
+    assert status == 2 and out == "" and len(err.splitlines()) == 1 and "usage:" not in err
+    assert re.search(message, err), err
+
+
+# "300 system files under a 256 open-file limit (macOS's default) stop with "Too many open files": read the
+#  files a few at a time."
+@pytest.mark.hardening
+@pytest.mark.parametrize("flags", [["-m", "bleu", "ter"], ["-m", "rouge", "--rouge-variants", "rouge1"],
+                                   ["-m", "bleu", "--paired-ar", "-parn", "20"]])
+def test_more_system_files_than_the_open_file_limit(tmp_path, flags):
+    (tmp_path / "ref.txt").write_text("the cat is on the mat\na dog barked\n", encoding="utf-8")
+    names = [f"sys{i:03d}.txt" for i in range(100)]
+    for i, name in enumerate(names):
+        (tmp_path / name).write_text(f"the cat {'is' if i % 2 else 'sat'} on the mat\na dog barked\n", encoding="utf-8")
+    limit = "import resource; resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64)); "
+    code = limit + "from evalkit.cli import main; raise SystemExit(main())"
+    run = subprocess.run([sys.executable, "-c", code, "ref.txt", "-i", *names, *flags, "-f", "json"], cwd=tmp_path,
+                         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(Path(cli.__file__).parents[1])})
+    assert run.returncode == 0, run.stderr
+    doc = json.loads(run.stdout)
+    systems = doc["systems"] if "systems" in doc else doc
+    assert [d["system"].removeprefix("Baseline: ") for d in systems] == names
+    first = systems[0]["BLEU"] if "BLEU" in systems[0] else None
+    if "bleu" in flags and first is not None:
+        scores = [d["BLEU"]["score"] if isinstance(d["BLEU"], dict) else float(d["BLEU"]) for d in systems]
+        assert scores[0] == scores[2] != scores[1] == scores[3]  # 'sat' and 'is' alternate
+
+
+@pytest.mark.hardening
+def test_references_on_stdin_with_more_systems_than_a_group_are_refused(bad, monkeypatch):
+    monkeypatch.setattr(cli, "FILES_AT_ONCE", 1)  # (two systems: two groups, each reading the references)
+    status, out, err = evalkit_cli(["-", "-i", "hyp.txt", "ref.txt"], bad, stdin=(bad / "ref.txt").read_bytes())
+    assert status == 2 and "more than 1 systems are read in groups" in err
+    monkeypatch.setattr(cli, "FILES_AT_ONCE", 2)
+    status, out, err = evalkit_cli(["-", "-i", "hyp.txt", "ref.txt"], bad, stdin=(bad / "ref.txt").read_bytes())
+    assert status == 0, err
+
+
+def test_the_open_file_limit_case_fails_without_groups(tmp_path, monkeypatch):
+    """The test above can fail: with every file open at once, the same run stops at the limit."""
+    (tmp_path / "ref.txt").write_text("a\n", encoding="utf-8")
+    names = [f"s{i}.txt" for i in range(100)]
+    for name in names:
+        (tmp_path / name).write_text("a\n", encoding="utf-8")
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64)); import evalkit.cli as c; "
+            "c.FILES_AT_ONCE = 1000; from evalkit.cli import main; raise SystemExit(main())")
+    run = subprocess.run([sys.executable, "-c", code, "ref.txt", "-i", *names], cwd=tmp_path, capture_output=True,
+                         text=True, env={**os.environ, "PYTHONPATH": str(Path(cli.__file__).parents[1])})
+    assert run.returncode == 2 and "Too many open files" in run.stderr
+
+
+# "Tracebacks with exit 1 instead of exit 2 and a one-line message: a corrupt `.gz`, stdin closed (`<&-`),
+#  output to a full device (`>/dev/full`), a missing MeCab dictionary; the same in `python -m evalkit.gleu`.
+#  `--plot DIR` where DIR is a directory writes `DIR.png` beside it (refuse it); `--explain ²` gives `invalid
+#  literal for int()`; JSON output with non-ASCII file names writes raw UTF-8 where sacreBLEU escapes."
+def _corrupt_gz(folder: Path) -> dict[str, Path]:
+    import gzip
+
+    good = gzip.compress(("the cat sat on the mat\n" * 2000).encode("utf-8"))
+    files = {"not-gzip": b"the cat sat on the mat\n", "truncated": good[: len(good) // 2],
+             "bad-data": good[:30] + bytes(b ^ 0x5A for b in good[30:60]) + good[60:]}
+    paths = {}
+    for name, data in files.items():
+        paths[name] = folder / f"{name}.gz"
+        paths[name].write_bytes(data)
+    return paths
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("kind", ["not-gzip", "truncated", "bad-data"])
+def test_a_corrupt_gz_file_exits_2_with_one_line(bad, kind):
+    path = _corrupt_gz(bad)[kind]
+    status, out, err = evalkit_cli(["ref.txt", "-i", path.name], bad)
+    assert status == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"python -m evalkit: error: cannot read {path.name}: ")
+
+
+@pytest.mark.hardening
+def test_stdin_closed_exits_2_with_one_line(bad):
+    run = subprocess.run(["sh", "-c", f'exec "{sys.executable}" -m evalkit ref.txt <&-'], cwd=bad, capture_output=True,
+                         text=True, env={**os.environ, "PYTHONPATH": str(Path(cli.__file__).parents[1])})
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == "python -m evalkit: error: stdin is closed: give the hypotheses with -i FILE\n"
+
+
+@pytest.mark.hardening
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="/dev/full is Linux's")
+def test_output_to_a_full_device_exits_2_with_one_line(bad):
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-m", "evalkit", "ref.txt", "-i", "hyp.txt"], cwd=bad, stdout=full,
+                             stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(Path(cli.__file__).parents[1])})
+    assert run.returncode == 2
+    assert run.stderr == "python -m evalkit: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.hardening
+def test_a_missing_mecab_dictionary_exits_2_with_one_line(bad, monkeypatch):
+    ipadic = pytest.importorskip("ipadic")
+    from evalkit import tokenize
+
+    monkeypatch.setattr(ipadic, "MECAB_ARGS", f'-r /dev/null -d "{bad / "no-dictionary"}"')  # as if deleted
+    tokenize._mecab_tagger.cache_clear()
+    try:
+        status, out, err = evalkit_cli(["ref.txt", "-i", "hyp.txt", "-tok", "ja-mecab"], bad)
+    finally:
+        tokenize._mecab_tagger.cache_clear()  # the next user starts the real one
+    assert status == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("python -m evalkit: error: -tok ja-mecab: MeCab cannot start ([ifs] no such file or "
+                          "directory: ") and "no-dictionary/dicrc" in err
+
+
+@pytest.mark.hardening
+def test_plot_into_a_folder_is_refused(bad):
+    (bad / "figures").mkdir()
+    status, out, err = evalkit_cli(["ref.txt", "-i", "hyp.txt", "--plot", "figures"], bad)
+    assert status == 2 and out == "" and "--plot figures is a folder: give a file name, such as figures/fig.png" in err
+    assert not (bad / "figures.png").exists() and not list((bad / "figures").iterdir())
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("segment", ["²", "١", "0", "-1", "1.5"])
+def test_explain_refuses_what_is_not_a_segment_number(bad, segment):
+    status, out, err = evalkit_cli(["ref.txt", "-i", "hyp.txt", "--explain", segment], bad)
+    assert status == 2 and out == ""
+    assert err == f"python -m evalkit: error: --explain takes a segment number from 1, got {segment!r}\n"
+
+
+@pytest.mark.conformance
+@pytest.mark.hardening
+def test_json_of_several_systems_escapes_non_ascii_names_as_sacrebleu(wmt17):
+    (wmt17 / "système-ü.de").write_bytes((wmt17 / "KIT.4950.de").read_bytes())
+    ours, theirs = both(["ref.de", "-i", "online-A.0.de", "système-ü.de", "-m", "bleu", "-w", "4"], wmt17)
+    assert ours == theirs and "syst\\u00e8me-\\u00fc.de" in ours and ours.isascii()
+
+
+@pytest.mark.hardening
+def test_paired_json_escapes_non_ascii_names_too(wmt17):
+    (wmt17 / "système.de").write_bytes((wmt17 / "KIT.4950.de").read_bytes())
+    status, out, err = evalkit_cli(["ref.de", "-i", "online-A.0.de", "système.de", "--paired-bs", "-pbsn", "50",
+                                    "-f", "json"], wmt17)
+    assert status == 0 and out.isascii() and json.loads(out)["systems"][1]["system"] == "système.de"

@@ -952,3 +952,67 @@ def test_gleu_command_refuses_a_short_hypothesis_file_with_a_usage_error(jfleg_t
     assert f"{folder / 'short'} has 20 lines, the source {folder / 'src'} has 30" in out.stderr
     missing = _gleu_cli(folder, hyp="nonexistent")
     assert missing.returncode == 2 and "cannot read" in missing.stderr and "Traceback" not in missing.stderr
+
+
+# --------------------------------------------------------------------------------------------------------
+# Issue 32 ("Under attack, round 4"): "Tracebacks with exit 1 instead of exit 2 and a one-line message: a
+#  corrupt `.gz`, stdin closed (`<&-`), output to a full device (`>/dev/full`), a missing MeCab dictionary;
+#  the same in `python -m evalkit.gleu`."  (The gleu command line has no MeCab tokenizer.)
+# --------------------------------------------------------------------------------------------------------
+def _gleu_env():
+    import os
+
+    return {**os.environ, "PYTHONPATH": str(Path(g.__file__).resolve().parents[1])}
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("kind", ["not-gzip", "truncated", "bad-data"])
+def test_gleu_command_a_corrupt_gz_exits_2_with_one_line(jfleg_test, tmp_path, kind):
+    import gzip
+
+    folder = tmp_path / "lf"
+    _write_jfleg(folder, jfleg_test, 30, "\n")
+    good = gzip.compress(("the cat sat on the mat\n" * 2000).encode("utf-8"))
+    data = {"not-gzip": b"the cat\n", "truncated": good[: len(good) // 2],
+            "bad-data": good[:30] + bytes(b ^ 0x5A for b in good[30:60]) + good[60:]}[kind]
+    (folder / "hyp.gz").write_bytes(data)
+    out = _gleu_cli(folder, "-i", "5", hyp="hyp.gz")
+    assert out.returncode == 2 and out.stdout == "" and len(out.stderr.splitlines()) == 1
+    assert out.stderr.startswith(f"python -m evalkit.gleu: error: cannot read {folder / 'hyp.gz'}: ")
+
+
+@pytest.mark.hardening
+def test_gleu_command_errors_are_one_line(jfleg_test, tmp_path):
+    folder = tmp_path / "lf"
+    files = _write_jfleg(folder, jfleg_test, 30, "\n")
+    (folder / "short").write_text("\n".join(files["hyp"][:20]) + "\n", encoding="utf-8")
+    out = _gleu_cli(folder, "-i", "5", hyp="short")
+    assert out.returncode == 2 and out.stderr == (f"python -m evalkit.gleu: error: {folder / 'short'} has 20 lines, "
+                                                  f"the source {folder / 'src'} has 30: every file needs one line "
+                                                  "per sentence\n")
+
+
+@pytest.mark.hardening
+def test_gleu_command_runs_with_stdin_closed(jfleg_test, tmp_path):
+    folder = tmp_path / "lf"
+    _write_jfleg(folder, jfleg_test, 30, "\n")
+    refs = " ".join(f'"{folder / f"ref{k}"}"' for k in range(4))
+    command = (f'exec "{sys.executable}" -m evalkit.gleu -s "{folder / "src"}" -r {refs} -o "{folder / "hyp"}" '
+               "-i 5 <&-")
+    closed = subprocess.run(["sh", "-c", command], capture_output=True, text=True, env=_gleu_env())
+    assert closed.returncode == 0, closed.stderr
+    assert closed.stdout == _gleu_cli(folder, "-i", "5", "-d", "4").stdout  # (stdin is not read: it may be closed)
+
+
+@pytest.mark.hardening
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="/dev/full is Linux's")
+def test_gleu_command_output_to_a_full_device_exits_2_with_one_line(jfleg_test, tmp_path):
+    folder = tmp_path / "lf"
+    _write_jfleg(folder, jfleg_test, 30, "\n")
+    refs = [str(folder / f"ref{k}") for k in range(4)]
+    with open("/dev/full", "w") as full:
+        out = subprocess.run([sys.executable, "-m", "evalkit.gleu", "-s", str(folder / "src"), "-r", *refs, "-o",
+                              str(folder / "hyp"), "-i", "5"], stdout=full, stderr=subprocess.PIPE, text=True,
+                             env=_gleu_env())
+    assert out.returncode == 2
+    assert out.stderr == "python -m evalkit.gleu: error: cannot write the output: No space left on device\n"
