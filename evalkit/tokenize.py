@@ -73,10 +73,11 @@ Tokenizer = Callable[[str], list[str]]
 # Chinese character takes 2 or 4 bytes and a one-character token of it is an object of its own, 76 bytes
 # or more, where CPython shares the one-character Latin-1 strings; those are counted too, so the count is
 # a bound), and these caches together hold at most a part of evalkit's one overall cap
-# (``evalkit.fast.set_total_cache_budget``, 1 GiB by default): 1/TEXT_CACHE_PART of it, 256 MiB.  When a new
+# (``evalkit.fast.set_total_cache_budget``, 1 GiB by default): 1/TEXT_CACHE_PART of it, 128 MiB (the lru_caches
+# they replace held up to 65,536 texts each, about 100 MB for 13a on a long corpus).  When a new
 # entry would take them over it, the cache holding the most is emptied (an entry of more than a quarter of
 # it is not kept).  A hit reads a dict (atomic under the GIL, no lock); keeping and emptying take one lock.
-TEXT_CACHE_PART = 4
+TEXT_CACHE_PART = 8
 # A dict slot per entry with the dict's spare room (a dict of n entries takes 30-90 bytes per entry; the
 # tests compare the count with what tracemalloc measures).
 _ENTRY_OVERHEAD = 96
