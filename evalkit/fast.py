@@ -34,8 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ._checks import cache_budget_from_environment, check_bool, check_int, parse_budget  # noqa: F401 (parse_budget: here too)
-from .tokenize import (TEXT_CACHE_PART, cached_functions, get_tokenizer, set_text_cache_budget, stem, text_cache_budget,
-                       tokenize_13a_fast, tokens_nbytes, tokenize_rouge_score_fast)
+from .tokenize import (TEXT_CACHE_PART, cached_functions, check_tokenize, get_tokenizer, set_text_cache_budget, stem,
+                       text_cache_budget, tokenize_13a_fast, tokenize_rouge_score_fast, tokens_nbytes)
 
 MB = 2**20
 GiB = 2**30
@@ -281,9 +281,10 @@ def cached_tokenizer(name: str):
     """The tokenizer called ``name`` returning a tuple, cached by text (a :class:`BoundedCache` per
     tokenizer); 13a and rouge-score use their fast implementations (:mod:`evalkit.tokenize` proves them
     equal to the readable ones; 13a keeps its own cache there)."""
-    found = _FAST_TOKENIZERS.get(name)
+    found = _FAST_TOKENIZERS.get(name) if type(name) is str else None
     if found is not None:
         return found
+    check_tokenize(name)
     if name == "13a":
         return _FAST_TOKENIZERS.setdefault(name, tokenize_13a_fast)
     split = tokenize_rouge_score_fast if name == "rouge-score" else get_tokenizer(name)
@@ -623,6 +624,9 @@ def reference_index(references, tokenize: str, lowercase: bool, max_order: int) 
     """The :class:`ReferenceIndex` of a corpus's references (``references[i]``: the references of segment
     i, strings tokenized by ``tokenize`` or token lists), cached: the most recently used are kept, up to
     ``REFERENCE_INDEX_BUDGET`` bytes, each at most a quarter of it (a larger index is built, not kept)."""
+    check_tokenize(tokenize)
+    check_bool("lowercase", lowercase)
+    check_int("max_order", max_order, 1)
     texts = _hashable(references)
     key = None if texts is None else (texts, tokenize, lowercase, max_order)
     index = None if key is None else _REFERENCE_INDEXES.get(key)
@@ -670,6 +674,8 @@ def text_profile(text: str, tokenize: str, stemmer: bool, orders: Sequence[int] 
     bytes, derived n-grams and masks included).  A profile made now comes with the n-gram counts of
     ``orders`` and (``masks``) its LCS masks: built before any other thread can see it and counted in one
     step, instead of being published one by one (:func:`publish`) as they are asked for."""
+    if type(tokenize) is not str:  # (a name, checked by get_tokenizer where it is first used)
+        check_tokenize(tokenize)
     key = (text, tokenize, stemmer)
     profile = _PROFILES.get(key)
     if profile is None:

@@ -490,13 +490,37 @@ def _mecab_tagger(name: str):
     return parse, tagger.version()
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_encodable(text: str, name: str) -> None:
+    """MeCab reads UTF-8, which has no form for a lone surrogate (U+D800-U+DFFF, half of a UTF-16 pair,
+    as Python keeps undecodable bytes with ``errors="surrogateescape"``): a ValueError naming the character
+    and its position, before MeCab is called (or even loaded).
+
+    >>> check_encodable("猫\udce9が", "ja-mecab")
+    Traceback (most recent call last):
+    ...
+    ValueError: tokenize="ja-mecab": the text has a lone surrogate U+DCE9 at position 1 (character 2), which UTF-8 cannot encode and MeCab cannot read; decode the text without errors="surrogateescape" or replace it
+    """
+    if not text.isascii():
+        found = _SURROGATE.search(text)
+        if found is not None:
+            i = found.start()
+            raise ValueError(f'tokenize="{name}": the text has a lone surrogate U+{ord(text[i]):04X} at position {i} '
+                             f"(character {i + 1}), which UTF-8 cannot encode and MeCab cannot read; decode the text "
+                             'without errors="surrogateescape" or replace it')
+
+
 @cache_short_texts()
 def _tokenize_ja_mecab_cached(text: str) -> tuple[str, ...]:
+    check_encodable(text, "ja-mecab")
     return tuple(_mecab_tagger("ja-mecab")[0](text.strip()).split())
 
 
 @cache_short_texts()
 def _tokenize_ko_mecab_cached(text: str) -> tuple[str, ...]:
+    check_encodable(text, "ko-mecab")
     return tuple(_mecab_tagger("ko-mecab")[0](text.strip()).split())
 
 
@@ -624,6 +648,8 @@ def tokenization_problem(text: object, tokenize: str, tokens: Sequence[str] | No
     >>> tokenization_problem("Кошка сидит", "rouge-score"), tokenization_problem("Кошка сидит", "unicode")
     ('dropped', None)
     """
+    if type(tokenize) is not str or tokenize not in TOKENIZERS:
+        check_tokenize(tokenize)
     if type(text) is not str or text.isascii():  # ASCII: no ideograph, and rouge-score keeps every letter
         return None
     if tokenize == "rouge-score":
@@ -726,6 +752,7 @@ def warn_about_tokenization(texts: Sequence[object], tokenize: str, tokens: Sequ
     >>> warn_about_tokenization(["the cat sat", "Über die Brücke", "猫 坐 在 垫子 上"], "13a") is None
     True
     """
+    check_tokenize(tokenize)
     scope = _WARNING_SCOPE.get()
     if scope is not None and scope["warned"]:
         return None
