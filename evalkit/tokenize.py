@@ -498,7 +498,7 @@ def check_encodable(text: str, name: str) -> None:
     as Python keeps undecodable bytes with ``errors="surrogateescape"``): a ValueError naming the character
     and its position, before MeCab is called (or even loaded).
 
-    >>> check_encodable("猫\udce9が", "ja-mecab")
+    >>> check_encodable("猫" + chr(0xDCE9) + "が", "ja-mecab")
     Traceback (most recent call last):
     ...
     ValueError: tokenize="ja-mecab": the text has a lone surrogate U+DCE9 at position 1 (character 2), which UTF-8 cannot encode and MeCab cannot read; decode the text without errors="surrogateescape" or replace it
