@@ -83,6 +83,13 @@ TEXT_CACHE_PART = 8
 _ENTRY_OVERHEAD = 96
 _STR_HEAD = sys.getsizeof("")  # an ASCII string without its characters (each takes one byte more)
 _WIDE_HEAD = sys.getsizeof("é") - 2  # any other string: its head, then (characters + 1) x their width
+_SLOT = sys.getsizeof((None,)) - sys.getsizeof(())  # a tuple's pointer to an item
+# An entry of an ASCII text and its tokens (text_entry_bytes): the text (a head and its characters), a
+# tuple, a dict slot; then per token a pointer and a string head; then the tokens' characters (at most the
+# text's): 2 bytes per character of the text in all.
+_TUPLE_ENTRY = sys.getsizeof(()) + _ENTRY_OVERHEAD
+_ASCII_ENTRY = _STR_HEAD + _TUPLE_ENTRY
+_ASCII_TOKEN = _SLOT + _STR_HEAD
 _LARGEST_SHARE = 0.25
 _text_budget = cache_budget_from_environment() // TEXT_CACHE_PART
 _text_held = 0
@@ -133,7 +140,14 @@ def _keep(cache: dict, counts: list, text: str, value) -> None:
     """Keep ``value`` under ``text`` in ``cache`` (whose byte count is ``counts[0]``), emptying the caches
     that hold the most while the total would exceed the budget."""
     global _text_held
-    nbytes = text_entry_bytes(text, value)
+    if type(value) is not tuple:
+        nbytes = text_entry_bytes(text, value)
+    elif text.isascii():  # text_entry_bytes in a few additions, here where every new entry is counted
+        nbytes = _ASCII_ENTRY + _ASCII_TOKEN * len(value) + 2 * len(text)
+    else:
+        size = sys.getsizeof(text)
+        width = (size - _WIDE_HEAD) // (len(text) + 1)
+        nbytes = size + _TUPLE_ENTRY + (_SLOT + _WIDE_HEAD + width) * len(value) + width * len(text)
     if nbytes > _text_budget * _LARGEST_SHARE:
         return
     with _TEXT_LOCK:

@@ -12,6 +12,7 @@ from __future__ import annotations
 # (Issue 10: the ROUGE profile cache held 3.9 GB; 4 reference indexes held 3.0 GB for a 167 MB input.)
 # ==========================================================================================================
 import gc  # noqa: E402
+import sys  # noqa: E402
 import random  # noqa: E402
 import tracemalloc  # noqa: E402
 import pytest  # noqa: E402
@@ -109,6 +110,12 @@ def test_tokenize_caches_keep_short_texts_only():
     info = evalkit.cache_info(memory=True)["tokenize 13a (fast)"]
     # counted in bytes, within the tokenizer caches' part of the overall cap (issue 32, item 5)
     assert info.nbytes == tokenize.text_entry_bytes(short, tokenize.tokenize_13a_fast(short))
+    for text in ("Über die Brücke .", "猫坐在垫子上。", "𠀀 and 猫"):  # 1, 2 and 4 bytes a character
+        before = evalkit.cache_info(memory=True)["tokenize 13a (fast)"].nbytes
+        tokens = tokenize.tokenize_13a_fast(text)
+        after = evalkit.cache_info(memory=True)["tokenize 13a (fast)"].nbytes
+        assert after - before == tokenize.text_entry_bytes(text, tokens)
+        assert tokenize.tokens_nbytes(tokens, text) >= sys.getsizeof(tokens) + sum(map(sys.getsizeof, tokens))
     assert info.budget == tokenize.text_cache_budget() == fast.total_cache_budget() // tokenize.TEXT_CACHE_PART
 
 
