@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
+import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
@@ -240,3 +242,35 @@ def check_system_scores(scores: Any) -> list[str]:
         elif set(by_system) != set(systems):
             raise ValueError(f"scores[{setting!r}] does not score the same systems as the first setting")
     return systems
+
+
+# --------------------------------------------------------------------------------------------------------
+# The overall cap of evalkit's caches (evalkit.fast holds the caches to it, evalkit.tokenize its share)
+# --------------------------------------------------------------------------------------------------------
+DEFAULT_TOTAL_CACHE_BUDGET = 2**30  # 1 GiB
+CACHE_BUDGET_VARIABLE = "EVALKIT_CACHE_BUDGET"
+
+
+def parse_budget(text: str) -> int:
+    """A number of bytes from a string: ``"1073741824"``, or a number with K, M or G (powers of 1024).
+
+    >>> parse_budget("512M"), parse_budget("2G"), parse_budget("1000")
+    (536870912, 2147483648, 1000)
+    """
+    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMG]?)(?:I?B)?\s*", str(text), flags=re.IGNORECASE)
+    if not found:
+        raise ValueError(f"a cache budget is a number of bytes, or a number with K, M or G (e.g. 512M), got {text!r}")
+    number, unit = found.groups()
+    return int(float(number) * {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}[unit.upper()])
+
+
+def cache_budget_from_environment() -> int:
+    """The overall cap of evalkit's caches: ``$EVALKIT_CACHE_BUDGET`` (:func:`parse_budget`) if set, else
+    1 GiB; a bad value is a ValueError naming the variable."""
+    text = os.environ.get(CACHE_BUDGET_VARIABLE)
+    if text is None:
+        return DEFAULT_TOTAL_CACHE_BUDGET
+    try:
+        return parse_budget(text)
+    except ValueError as error:
+        raise ValueError(f"the environment variable {CACHE_BUDGET_VARIABLE}: {error}") from None

@@ -149,7 +149,9 @@ def stats_from_tokens(
     tokenize: str = "none",
     lowercase: bool = False,
 ) -> BLEUStats:
-    """Count the statistics of one already-tokenized segment."""
+    """Count the statistics of one already-tokenized segment (``tokenize`` and ``lowercase``: the settings
+    it was tokenized with, kept in the statistics and checked)."""
+    check_tokenize(tokenize)
     matches, totals, empty = [], [], []
     for n in range(1, max_order + 1):
         matched, total = clipped_matches(hypothesis, references, n)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import csv
 import gzip
+import io
 import json
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -234,47 +236,83 @@ def _mqm_file(pair: str, kind: str) -> Path:
     return data_dir() / "human" / "mqm-ted" / f"mqm_ted_{MQM_PAIRS[pair]}{kind}.tsv.gz"
 
 
+def _mqm_text(path: Path) -> str:
+    """The text of an MQM file (gzip, UTF-8); a corrupt file or bytes that are not UTF-8 are a ValueError
+    naming the file (and the line)."""
+    import zlib
+
+    try:
+        with gzip.open(path, "rb") as f:
+            raw = f.read()
+    except (OSError, EOFError, zlib.error) as error:  # gzip.BadGzipFile is an OSError
+        if isinstance(error, FileNotFoundError):
+            raise
+        raise ValueError(f"{path}: not a readable gzip file ({error})") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        raise ValueError(f"{path}, line {line}: byte {column} (0x{raw[error.start]:02x}) is not UTF-8 ({error.reason})") from None
+
+
+def _mqm_int(path: Path, line: int, name: str, value: str) -> int:
+    """A whole-number field of an MQM file, or a ValueError naming the file, the line and the field."""
+    if not re.fullmatch(r"[+-]?[0-9]+", value.strip()):
+        raise ValueError(f"{path}, line {line}: {name} is {value!r}; expected a whole number")
+    return int(value)
+
+
 def mqm_ted(pair: str = "en-de") -> MQMData:
     """The expert MQM annotations of the WMT21 TED talks (``"en-de"`` or ``"zh-en"``), Apache 2.0.
 
     The file is read with ``csv.QUOTE_NONE``: its texts hold quote characters that are text, not quoting.
     Every (system, segment) must have one text, the same in every row once the span marks are removed, and
-    every system the same segments (checked: a ValueError says which does not).
+    every system the same segments (checked: a ValueError says which does not).  A malformed file (empty,
+    corrupt, not UTF-8, a row with the wrong number of fields or a ``doc_id``/``seg_id`` that is not a whole
+    number) is a ValueError naming the file and the line.
 
     >>> mqm = mqm_ted("en-de")
     >>> len(mqm.errors), len(mqm.seg_ids), mqm.systems[:2], len(mqm.systems)
     (8435, 529, ['eTranslation', 'Facebook-AI'], 14)
     """
-    with gzip.open(_mqm_file(pair, ""), "rt", encoding="utf-8", newline="") as f:
-        rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-    header, rows = rows[0], rows[1:]
+    path = _mqm_file(pair, "")
+    reader = csv.reader(io.StringIO(_mqm_text(path), newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
+    header = next(reader, None)
+    if header is None:
+        raise ValueError(f"{path}: the file is empty; expected a header line and one row per marked error")
     if header[: len(_MQM_COLUMNS)] != _MQM_COLUMNS:
-        raise ValueError(f"unexpected columns in the MQM file of {pair}: {header}")
+        raise ValueError(f"{path}, line 1: unexpected columns {header}; expected {_MQM_COLUMNS} first")
     errors, sources, texts = [], {}, {}
-    for number, row in enumerate(rows, start=2):
+    for row in reader:
+        number = reader.line_num  # QUOTE_NONE: one record per line
         if len(row) != len(header):
-            raise ValueError(f"MQM {pair}, line {number}: {len(row)} fields, expected {len(header)}")
+            raise ValueError(f"{path}, line {number}: {len(row)} fields, expected {len(header)}")
         fields = dict(zip(header, row))
         error = MQMError(
             system=_MQM_SYSTEM_NAMES.get(fields["system"], fields["system"]), doc=fields["doc"],
-            doc_id=int(fields["doc_id"]), seg_id=int(fields["seg_id"]), rater=fields["rater"],
+            doc_id=_mqm_int(path, number, "doc_id", fields["doc_id"]),
+            seg_id=_mqm_int(path, number, "seg_id", fields["seg_id"]), rater=fields["rater"],
             source=fields["source"], target=fields["target"], category=fields["category"],
             severity=fields["severity"], comment=fields.get("comment", ""),
         )
         errors.append(error)
         plain = strip_span_marks(error.target)
         if texts.setdefault((error.system, error.seg_id), plain) != plain:
-            raise ValueError(f"MQM {pair}: {error.system} has two different texts for segment {error.seg_id}")
+            raise ValueError(f"{path}, line {number}: {error.system} has two different texts for segment "
+                             f"{error.seg_id}")
         source = strip_span_marks(error.source)  # a "Source error" marks its span in the source
         if sources.setdefault(error.seg_id, source) != source:
-            raise ValueError(f"MQM {pair}: segment {error.seg_id} has two different sources")
+            raise ValueError(f"{path}, line {number}: segment {error.seg_id} has two different sources")
+    if not errors:
+        raise ValueError(f"{path}: a header line and no rows; expected one row per marked error")
     seg_ids = tuple(sorted(sources))
     systems = list(dict.fromkeys(e.system for e in errors))
     by_system = {}
     for system in sorted(systems, key=str.lower):
         missing = [i for i in seg_ids if (system, i) not in texts]
         if missing:
-            raise ValueError(f"MQM {pair}: {system} has no text for segments {missing[:5]}")
+            raise ValueError(f"{path}: {system} has no text for segments {missing[:5]}")
         by_system[system] = tuple(texts[system, i] for i in seg_ids)
     return MQMData(pair, tuple(errors), seg_ids, tuple(sources[i] for i in seg_ids), MappingProxyType(by_system))
 
@@ -283,20 +321,49 @@ def mqm_ted_avg_seg_scores(pair: str = "en-de") -> dict[str, dict[int, float | N
     """The per-segment scores shipped beside the annotations (``*.avg_seg_scores.tsv.gz``): by system, by
     segment id, the MQM score averaged over raters **with the file's sign**, −MQM (higher is better), or
     ``None`` where the segment was not rated.  Systems keep the file's names (``ref-A``, ``ref-B``).
+    A malformed file (empty, corrupt, not UTF-8, a line without three fields, a score that is not a finite
+    number or ``None``, a ``seg_id`` that is not a whole number, a (system, segment) given twice) is a
+    ValueError naming the file and the line.
 
     >>> avg = mqm_ted_avg_seg_scores("en-de")
     >>> len(avg), len(avg["Nemo"]), sum(v is not None for v in avg["Nemo"].values())
     (14, 606, 529)
     """
-    lines = read_lines(_mqm_file(pair, ".avg_seg_scores"))
+    path = _mqm_file(pair, ".avg_seg_scores")
+    lines = _mqm_text(path).split("\n")
+    if not lines[0].strip():
+        raise ValueError(f"{path}, line 1: no header; expected the columns system, mqm_avg_score, seg_id")
     if lines[0].split() != ["system", "mqm_avg_score", "seg_id"]:
-        raise ValueError(f"unexpected columns in the MQM avg file of {pair}: {lines[0]!r}")
+        raise ValueError(f"{path}, line 1: unexpected columns {lines[0]!r}; expected system, mqm_avg_score, seg_id")
     scores: dict[str, dict[int, float | None]] = {}
-    for line in lines[1:]:
-        if not line:
+    seen: dict[tuple[str, int], int] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
             continue
-        system, value, seg_id = line.split()  # the file separates its columns by a tab and a space
-        scores.setdefault(system, {})[int(seg_id)] = None if value == "None" else float(value)
+        fields = line.split()  # the file separates its columns by a tab and a space
+        if len(fields) != 3:
+            raise ValueError(f"{path}, line {number}: {len(fields)} fields, expected 3 (system, mqm_avg_score, seg_id)")
+        system, value, seg_id = fields
+        key = (system, _mqm_int(path, number, "seg_id", seg_id))
+        if key in seen:
+            raise ValueError(f"{path}, line {number}: {system} segment {key[1]} again (first on line {seen[key]})")
+        seen[key] = number
+        if value == "None":
+            score = None
+        else:
+            try:
+                score = float(value)
+            except ValueError:
+                score = None
+                problem = "not a number"
+            else:
+                problem = None if math.isfinite(score) else "not finite"
+            if problem:
+                raise ValueError(f"{path}, line {number}: the score {value!r} is {problem}; expected a finite number "
+                                 "or None (not rated)")
+        scores.setdefault(system, {})[key[1]] = score
+    if not scores:
+        raise ValueError(f"{path}: a header line and no rows; expected one line per (system, segment)")
     return scores
 
 

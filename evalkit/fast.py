@@ -25,16 +25,15 @@ and ``evalkit.clear_caches()``).
 
 from __future__ import annotations
 
-import os
-import re
 import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ._checks import check_bool, check_int
-from .tokenize import cached_functions, get_tokenizer, stem, tokenize_13a_fast, tokenize_rouge_score_fast
+from ._checks import cache_budget_from_environment, check_bool, check_int, parse_budget  # noqa: F401 (parse_budget: here too)
+from .tokenize import (TEXT_CACHE_PART, cached_functions, check_tokenize, get_tokenizer, set_text_cache_budget, stem,
+                       text_cache_budget, tokenize_13a_fast, tokenize_rouge_score_fast, tokens_nbytes)
 
 MB = 2**20
 GiB = 2**30
@@ -101,7 +100,7 @@ class BoundedCache:
 
     def _limit(self) -> int:
         """The bytes this cache may hold: its budget, and for a capped cache the overall cap too."""
-        return min(self.budget, _total_budget) if self.capped else self.budget
+        return min(self.budget, _capped_budget) if self.capped else self.budget
 
     def _count(self, nbytes: int) -> None:
         """Count ``nbytes`` more (or fewer) held, here and, for a capped cache, in the overall total.
@@ -122,7 +121,7 @@ class BoundedCache:
             self._sizes[key] = nbytes
             if self._nbytes > self.budget:
                 self._shrink()
-        if self.capped and _held > _total_budget:
+        if self.capped and _held > _capped_budget:
             enforce_total_budget()
         return value
 
@@ -140,7 +139,7 @@ class BoundedCache:
                 self._count(-size)
             if self._nbytes > self.budget:
                 self._shrink()
-        if self.capped and _held > _total_budget:
+        if self.capped and _held > _capped_budget:
             enforce_total_budget()
 
     def _shrink(self) -> None:
@@ -186,37 +185,14 @@ class BoundedCache:
 # ROUGE-1/2/L, left 0.51 GiB in the caches), and keeps a notebook kernel within a laptop's or a CI
 # runner's memory (GitHub's standard Linux runners have 7 GB for everything).  Change it with
 # set_total_cache_budget(bytes), or set the environment variable EVALKIT_CACHE_BUDGET (bytes, or a number
-# with K, M or G: "512M", "2G"), read once, at import.  The LRU caches of evalkit.tokenize count entries,
-# not bytes, and are bounded on their own (cache_info; measured: 59 MiB for the 44,821 texts of WMT17 en-de
-# in the 13a cache, against a worst case of 0.67 GiB each, 65,536 texts of 512 characters).
+# with K, M or G: "512M", "2G"), read once, at import.  The caches of evalkit.tokenize (the slow tokenizers'
+# and the stemmer's, by text) count their bytes too, and hold together at most 1/TEXT_CACHE_PART of the cap
+# (tokenize.set_text_cache_budget; the 44,821 texts of WMT17 en-de in the 13a cache: 59 MiB measured,
+# 97 MB counted, a bound); the caches here share the rest, so that all of them together stay within the one cap.
 DEFAULT_TOTAL_CACHE_BUDGET = GiB
-CACHE_BUDGET_VARIABLE = "EVALKIT_CACHE_BUDGET"
-
-
-def parse_budget(text: str) -> int:
-    """A number of bytes from a string: ``"1073741824"``, or a number with K, M or G (powers of 1024).
-
-    >>> parse_budget("512M"), parse_budget("2G"), parse_budget("1000")
-    (536870912, 2147483648, 1000)
-    """
-    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMG]?)(?:I?B)?\s*", str(text), flags=re.IGNORECASE)
-    if not found:
-        raise ValueError(f"a cache budget is a number of bytes, or a number with K, M or G (e.g. 512M), got {text!r}")
-    number, unit = found.groups()
-    return int(float(number) * {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}[unit.upper()])
-
-
-def _budget_from_environment() -> int:
-    text = os.environ.get(CACHE_BUDGET_VARIABLE)
-    if text is None:
-        return DEFAULT_TOTAL_CACHE_BUDGET
-    try:
-        return parse_budget(text)
-    except ValueError as error:
-        raise ValueError(f"the environment variable {CACHE_BUDGET_VARIABLE}: {error}") from None
-
-
-_total_budget = _budget_from_environment()  # the overall cap, in bytes
+_total_budget = cache_budget_from_environment()  # the overall cap, in bytes
+_capped_budget = _total_budget - _total_budget // TEXT_CACHE_PART  # what the BoundedCaches share
+set_text_cache_budget(_total_budget // TEXT_CACHE_PART)
 _held = 0  # bytes held by the capped caches together
 _HELD_LOCK = threading.Lock()  # guards _held; taken while a cache's own lock is held, never the other way
 _TOTAL_LOCK = threading.Lock()  # one thread at a time brings the total down (it takes caches' locks one by one)
@@ -229,11 +205,12 @@ def _count_held(nbytes: int) -> None:
 
 
 def enforce_total_budget() -> None:
-    """Bring the bytes of the capped caches together down to the overall cap: the cache holding the most
+    """Bring the bytes of the capped caches together down to their part of the overall cap (the rest is the
+    tokenizer caches' of :mod:`evalkit.tokenize`): the cache holding the most
     gives back its least recently used entry, again and again.  Thread-safe."""
     with _TOTAL_LOCK:
         caches = [c for c in bounded_caches().values() if c.capped]
-        while _held > _total_budget:
+        while _held > _capped_budget:
             if not max(caches, key=lambda c: c._nbytes).evict_oldest():
                 break
 
@@ -252,9 +229,11 @@ def set_total_cache_budget(nbytes: int) -> int:
     (True, True)
     >>> _ = set_total_cache_budget(previous)
     """
-    global _total_budget
+    global _total_budget, _capped_budget
     nbytes = check_int("nbytes", nbytes, 0)
     previous, _total_budget = _total_budget, nbytes
+    _capped_budget = nbytes - nbytes // TEXT_CACHE_PART
+    set_text_cache_budget(nbytes // TEXT_CACHE_PART)
     enforce_total_budget()
     return previous
 
@@ -265,10 +244,13 @@ def set_total_cache_budget(nbytes: int) -> int:
 _STR = sys.getsizeof("")  # a str object without its characters (an ASCII character takes one byte more)
 
 
-def tokens_bytes(tokens: tuple[str, ...], chars: int | None = None) -> int:
-    """Bytes of a tuple of tokens: the tuple, a string head per token, and their characters (``chars``, at
-    most the length of the text they came from; 8 per token if not given)."""
-    return sys.getsizeof(tokens) + _STR * len(tokens) + (8 * len(tokens) if chars is None else chars)
+def tokens_bytes(tokens: tuple[str, ...], text: str | None = None) -> int:
+    """Bytes of a tuple of tokens: the tuple, a string per token, and their characters (at most those of the
+    ``text`` they came from, counted at its widest character's width: :func:`evalkit.tokenize.tokens_nbytes`;
+    8 per token without a text)."""
+    if text is None:
+        return sys.getsizeof(tokens) + (_STR + 8) * len(tokens)
+    return tokens_nbytes(tokens, text)
 
 
 def grams_bytes(container, n: int, joined: bool = False) -> int:
@@ -297,9 +279,10 @@ def cached_tokenizer(name: str):
     """The tokenizer called ``name`` returning a tuple, cached by text (a :class:`BoundedCache` per
     tokenizer); 13a and rouge-score use their fast implementations (:mod:`evalkit.tokenize` proves them
     equal to the readable ones; 13a keeps its own cache there)."""
-    found = _FAST_TOKENIZERS.get(name)
+    found = _FAST_TOKENIZERS.get(name) if type(name) is str else None
     if found is not None:
         return found
+    check_tokenize(name)
     if name == "13a":
         return _FAST_TOKENIZERS.setdefault(name, tokenize_13a_fast)
     split = tokenize_rouge_score_fast if name == "rouge-score" else get_tokenizer(name)
@@ -309,7 +292,7 @@ def cached_tokenizer(name: str):
         tokens = cache.get(text)
         if tokens is None:
             tokens = tuple(split(text))
-            cache.put(text, tokens, sys.getsizeof(text) + tokens_bytes(tokens, len(text)))
+            cache.put(text, tokens, sys.getsizeof(text) + tokens_bytes(tokens, text))
         return tokens
 
     # setdefault: two threads asking at once share one function (and so one cache)
@@ -639,6 +622,9 @@ def reference_index(references, tokenize: str, lowercase: bool, max_order: int) 
     """The :class:`ReferenceIndex` of a corpus's references (``references[i]``: the references of segment
     i, strings tokenized by ``tokenize`` or token lists), cached: the most recently used are kept, up to
     ``REFERENCE_INDEX_BUDGET`` bytes, each at most a quarter of it (a larger index is built, not kept)."""
+    check_tokenize(tokenize)
+    check_bool("lowercase", lowercase)
+    check_int("max_order", max_order, 1)
     texts = _hashable(references)
     key = None if texts is None else (texts, tokenize, lowercase, max_order)
     index = None if key is None else _REFERENCE_INDEXES.get(key)
@@ -686,13 +672,15 @@ def text_profile(text: str, tokenize: str, stemmer: bool, orders: Sequence[int] 
     bytes, derived n-grams and masks included).  A profile made now comes with the n-gram counts of
     ``orders`` and (``masks``) its LCS masks: built before any other thread can see it and counted in one
     step, instead of being published one by one (:func:`publish`) as they are asked for."""
+    if type(tokenize) is not str:  # (a name, checked by get_tokenizer where it is first used)
+        check_tokenize(tokenize)
     key = (text, tokenize, stemmer)
     profile = _PROFILES.get(key)
     if profile is None:
         tokens = tokenize_rouge_score_fast(text) if tokenize == "rouge-score" else get_tokenizer(tokenize)(text)
         tokens = tuple(map(stem, tokens)) if stemmer else tuple(tokens)
         profile = Profile(tokens, key)
-        nbytes = sys.getsizeof(key) + sys.getsizeof(text) + tokens_bytes(tokens, len(text))
+        nbytes = sys.getsizeof(key) + sys.getsizeof(text) + tokens_bytes(tokens, text)
         for n in orders:
             joined = n > 1 and tokenize in JOINED_NGRAM_TOKENIZERS
             counts = profile[n] = count_ngrams(tokens, n, joined)
@@ -832,16 +820,8 @@ def code_points(texts):
 # --------------------------------------------------------------------------------------------------------
 # The caches
 # --------------------------------------------------------------------------------------------------------
-# Every cache of evalkit, by name.  Those of evalkit.tokenize are functools.lru_cache, bounded by entries
-# and by the length of the texts they keep (see tokenize.cache_short_texts); every other one is a
-# BoundedCache, bounded by an approximate byte budget.
-def _entry_bytes_bound(fn) -> int:
-    """Most bytes one entry of a tokenize.py cache can hold: the key text, the lru_cache's bookkeeping,
-    and the token tuple; each token takes at least 3 characters of text ("ab ") and ~60 bytes (a 1-character
-    token is a shared object: 8 bytes in the tuple), so about 21 bytes per character of text."""
-    return 200 + 21 * fn.longest
-
-
+# Every cache of evalkit, by name.  Those of evalkit.tokenize keep short texts only and count their bytes
+# (see tokenize.cache_short_texts); every other one is a BoundedCache, bounded by an approximate byte budget.
 def bounded_caches() -> dict[str, BoundedCache]:
     """The caches bounded by bytes, by name (each has a ``budget`` attribute one may change)."""
     caches = {cache.name: cache for cache in list(_TOKEN_CACHES.values())}
@@ -863,7 +843,7 @@ def register_cache(cache: BoundedCache) -> BoundedCache:
             cache.capped = True
             _count_held(cache._nbytes)
     _REGISTERED.append(cache)
-    if _held > _total_budget:
+    if _held > _capped_budget:
         enforce_total_budget()
     return cache
 
@@ -871,10 +851,9 @@ def register_cache(cache: BoundedCache) -> BoundedCache:
 def cache_info(memory: bool = False) -> dict:
     """How many entries each cache holds, by name (``"reference indexes"``: whole-corpus integer tables);
     with ``memory=True`` a :class:`CacheInfo` per cache: entries, approximate bytes, budget (for the
-    tokenizer caches of :mod:`evalkit.tokenize`, which count entries, bytes are not tracked and the budget
-    is the most they can hold), and under ``"total"`` the byte-counted caches together: their entries,
-    their bytes and the overall cap that bounds them (:func:`set_total_cache_budget`; the tokenizer caches
-    of :mod:`evalkit.tokenize` are bounded on their own and not in it).
+    tokenizer caches of :mod:`evalkit.tokenize`, the budget they share: their part of the overall cap), and
+    under ``"total"`` every cache together: their entries, their bytes and the overall cap that bounds them
+    (:func:`set_total_cache_budget`).
 
     >>> clear_caches(); cache_info()["text profiles"]
     0
@@ -883,14 +862,16 @@ def cache_info(memory: bool = False) -> dict:
     """
     memory = check_bool("memory", memory)
     info = {}
+    text_budget = text_cache_budget()
     for name, fn in cached_functions().items():
-        params = fn.cache_parameters()
-        info[f"tokenize {name}"] = CacheInfo(fn.cache_info().currsize, None, params["maxsize"] * _entry_bytes_bound(fn))
+        entries, nbytes = fn.cache_info()
+        info[f"tokenize {name}"] = CacheInfo(entries, nbytes, text_budget)
     bounded = bounded_caches()
     info.update({name: cache.info() for name, cache in bounded.items()})
     if not memory:
         return {name: entry.entries for name, entry in info.items()}
-    capped = [info[name] for name, cache in bounded.items() if cache.capped]
+    capped = [info[f"tokenize {name}"] for name in cached_functions()]
+    capped += [info[name] for name, cache in bounded.items() if cache.capped]
     info["total"] = CacheInfo(sum(c.entries for c in capped), sum(c.nbytes for c in capped), _total_budget)
     return info
 

@@ -166,7 +166,9 @@ def stats_from_tokens(
     formula: str = "code",
     tokenize: str = "none",
 ) -> GLEUStats:
-    """Count the statistics of one tokenized sentence against one reference."""
+    """Count the statistics of one tokenized sentence against one reference (``tokenize``: the tokenizer it
+    was split with, kept in the statistics and checked)."""
+    check_tokenize(tokenize)
     return _stats_from_counts(
         _counts_by_order(hypothesis, max_order),
         _counts_by_order(reference, max_order),

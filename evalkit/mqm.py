@@ -55,7 +55,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from ._checks import check_int
+from ._checks import check_bool, check_int
 from .correlation import kendall_tau, pearson, sign
 from .protocol import get_metric
 from .resample import DEFAULT_SEED, Interval, check_confidence, check_seed, draw_counts, generator
@@ -99,14 +99,31 @@ def rating_score(errors: Iterable[tuple[str, str]]) -> float:
     return total
 
 
+def _check_row(row: Any, i: int) -> None:
+    """Row ``i`` of :func:`segment_scores`'s input has the fields it reads, with the types they need."""
+    if isinstance(row, Mapping) or not all(hasattr(row, f) for f in ("system", "seg_id", "rater", "category",
+                                                                      "severity")):
+        hint = " (a dict: make it evalkit.data.MQMError(**row))" if isinstance(row, Mapping) else ""
+        raise TypeError(f"errors[{i}] is a {type(row).__name__}; expected a row with the attributes system, seg_id, "
+                        f"rater, category and severity (evalkit.data.MQMError){hint}")
+    for name, kind in (("system", str), ("rater", str), ("seg_id", numbers.Integral)):
+        value = getattr(row, name)
+        if isinstance(value, bool) or not isinstance(value, kind):
+            raise TypeError(f"errors[{i}].{name} is {value!r}; expected {'an int' if kind is not str else 'a string'}")
+
+
 def segment_scores(errors: Iterable[Any]) -> dict[str, dict[int, float]]:
     """The MQM score of every rated (system, segment): the mean over its raters of each rater's
     :func:`rating_score`.  ``errors`` are rows with ``system``, ``seg_id``, ``rater``, ``category`` and
     ``severity`` (:class:`evalkit.data.MQMError`); the result is by system, then by segment id, in the order
     the rows first name them.
     """
+    if isinstance(errors, (str, bytes, Mapping)) or not isinstance(errors, Iterable):
+        raise TypeError(f"errors must be a list of MQMError rows (evalkit.data.mqm_ted(...).errors), "
+                        f"got {type(errors).__name__}")
     ratings: dict[tuple[str, int, str], float] = {}
-    for row in errors:
+    for i, row in enumerate(errors):
+        _check_row(row, i)
         key = (row.system, row.seg_id, row.rater)
         ratings[key] = ratings.get(key, 0.0) + error_weight(row.category, row.severity)
     by_segment: dict[tuple[str, int], list[float]] = {}
@@ -121,13 +138,38 @@ def segment_scores(errors: Iterable[Any]) -> dict[str, dict[int, float]]:
 
 
 def system_scores(segments: Mapping[str, Mapping[int, float | None]]) -> dict[str, float]:
-    """Each system's MQM score: the mean over its rated segments (``None``: not rated, left out)."""
+    """Each system's MQM score: the mean over its rated segments.  ``None`` marks a segment not rated (the
+    avg files have them): it is left out of the mean, as mt-metrics-eval leaves it out, and a system with no
+    rated segment is refused.  Every other score must be a finite number (a TypeError or ValueError names the
+    system and segment); the mean of finite scores is finite, however large they are.
+
+    >>> system_scores({"A": {1: 2.0, 2: None, 3: 4.0}, "B": {1: 0.0, 2: 1.0, 3: 5.0}})
+    {'A': 3.0, 'B': 2.0}
+    """
+    if not isinstance(segments, Mapping):
+        raise TypeError(f"segments must be a dict of system -> dict of segment id -> score (segment_scores gives "
+                        f"one), got {type(segments).__name__}")
     out = {}
     for system, scores in segments.items():
-        rated = [v for v in scores.values() if v is not None]
+        if not isinstance(scores, Mapping):
+            raise TypeError(f"segments[{system!r}] is a {type(scores).__name__}; expected a dict of segment id -> "
+                            "score (None for a segment not rated)")
+        rated = []
+        for seg_id, v in scores.items():
+            if v is None:
+                continue
+            if isinstance(v, bool) or not isinstance(v, numbers.Real):
+                raise TypeError(f"segments[{system!r}][{seg_id!r}] is a {type(v).__name__}; expected a number "
+                                "(or None for a segment not rated)")
+            if not math.isfinite(v):
+                raise ValueError(f"segments[{system!r}][{seg_id!r}] is {v}; MQM scores must be finite")
+            rated.append(v)
         if not rated:
             raise ValueError(f"{system} has no rated segment")
-        out[system] = sum(rated) / len(rated)
+        mean = sum(rated) / len(rated)
+        if not math.isfinite(mean):  # the sum overflowed: the mean of the shares is exact enough and finite
+            mean = math.fsum(v / len(rated) for v in rated)
+        out[system] = mean
     return out
 
 
@@ -282,19 +324,18 @@ def bootstrap_system_agreement(
     check_seed(seed)
     if not isinstance(statistics, Mapping) or not isinstance(mqm, Mapping):
         raise TypeError("statistics and mqm must be dicts keyed by system name")
+    check_bool("negate", negate)
     _check_same_systems(statistics, mqm, "statistics", "mqm")
     names = list(mqm)
-    mats = [np.asarray(statistics[s], dtype=np.int64) for s in names]
-    n = len(mats[0])
-    for system, m in zip(names, mats):
-        if m.ndim != 2 or len(m) != n or len(mqm[system]) != n:
-            raise ValueError(f"{system}: {len(m)} rows of statistics and {len(mqm[system])} MQM scores; expected one "
-                             f"of each per segment ({n})")
-    human = np.array([[float(v) for v in mqm[s]] for s in names], dtype=np.float64)  # systems x segments
-    if not np.all(np.isfinite(human)):
-        raise ValueError("mqm holds a NaN or infinite score; every segment needs a finite MQM score")
     measure = get_metric(metric)
-    measure.check_options(options)
+    mats = _check_statistics(measure, statistics, names, options)
+    n = len(mats[0])
+    human = np.array([_check_mqm_list(mqm[s], s, n) for s in names], dtype=np.float64)  # systems x segments
+    for side, values in (("the humans'", human.mean(axis=1)), ("the metric's", measure.scores(
+            np.stack([m.sum(axis=0) for m in mats]), options))):
+        if np.all(values == values[0]):
+            raise ValueError(f"{side} system scores are all equal ({float(values[0])!r} for each of the "
+                             f"{len(names)} systems): a correlation with a constant side does not exist")
     direction = -1.0 if negate else 1.0
 
     def agreement(metric_scores: list[float], human_scores: list[float]) -> dict[str, float | None]:
@@ -317,8 +358,110 @@ def bootstrap_system_agreement(
             for key, value in agreement(row_metric, row_human).items():
                 if value is not None:
                     samples[key].append(value)
+    for key in MEASURES:
+        if not samples[key]:
+            raise ValueError(f"{key}: in none of the {n_samples} resamples was the correlation defined (a side was "
+                             "constant in every one); more segments, or more resamples, are needed")
     return {key: Interval.from_samples(samples[key], confidence, estimate=real[key], seed=seed, n_samples=n_samples)
             for key in MEASURES}
+
+
+# Metrics whose rows have one width for given options; the others (TER's lengths, ROUGE's mean scores) write
+# numbers in pieces of protocol.LIMB_BITS bits, as many as the data need: their rows are at least as wide as
+# one short segment's.
+_FIXED_WIDTH = frozenset({"bleu", "chrf", "gleu"})
+
+
+def _check_statistics(measure: Any, statistics: Mapping[str, Any], names: list[str], options: dict) -> list:
+    """The systems' statistics as int64 matrices, checked against the metric and its options: the options'
+    names and values (the metric counts one short segment with them, as :func:`system_statistics` would), the
+    rows' width (the one the metric gives with these options), integers >= 0, the same number of rows for
+    every system, and what each metric's rows must satisfy (BLEU: matches <= n-grams; chrF: matches <= both
+    sides' n-grams; TER and ROUGE's means: a last column of 1s)."""
+    import numpy as np
+
+    probe = dict(options)
+    if isinstance(probe.get("sources"), (list, tuple)):  # GLEU's sources: one per segment, here one segment
+        probe["sources"] = ["x"]
+    width = measure.checked_statistics([["x"]], [["x"]], probe)[0].shape[1]  # checks the options too
+    mats, n = [], None
+    for system in names:
+        raw = statistics[system]
+        if isinstance(raw, (str, bytes, Mapping)):
+            raise TypeError(f"statistics[{system!r}] is a {type(raw).__name__}; expected the system's rows "
+                            "(system_statistics gives them)")
+        try:
+            m = np.asarray(raw)
+        except ValueError as error:  # rows of different lengths
+            raise ValueError(f"statistics[{system!r}]: not a matrix of rows of one width ({error})") from None
+        if m.dtype.kind not in "iu":
+            raise TypeError(f"statistics[{system!r}] holds {m.dtype} values; expected integer counts, the rows of "
+                            f"system_statistics({measure.name!r}, ...)")
+        if m.ndim != 2:
+            raise ValueError(f"statistics[{system!r}] has {m.ndim} dimension(s); expected a matrix, a row per segment")
+        n = len(m) if n is None else n
+        if len(m) != n or n == 0:
+            raise ValueError(f"{system}: {len(m)} rows of statistics, expected one per segment as for the other "
+                             f"systems ({n}), at least one")
+        fits = m.shape[1] == width if measure.name in _FIXED_WIDTH else m.shape[1] >= width
+        if not fits or (mats and m.shape[1] != mats[0].shape[1]):
+            raise ValueError(
+                f"statistics[{system!r}] has rows of {m.shape[1]} numbers; {measure.name} with these options has "
+                f"rows of {'' if measure.name in _FIXED_WIDTH else 'at least '}{width}: statistics counted for "
+                f"another metric or other options? (give the rows of system_statistics({measure.name!r}, ..., "
+                "with the same options)")
+        if np.any(m < 0):
+            raise ValueError(f"statistics[{system!r}] holds a negative number; statistics are counts >= 0")
+        problem = _row_problem(measure.name, m.astype(np.int64, copy=False))
+        if problem:
+            raise ValueError(f"statistics[{system!r}] are not {measure.name} rows: {problem} (give the rows of "
+                             f"system_statistics({measure.name!r}, ...))")
+        mats.append(m.astype(np.int64, copy=False))
+    return mats
+
+
+def _row_problem(name: str, m: Any) -> str | None:
+    """What a matrix of ``name``'s rows breaks of the rules its rows keep, or None."""
+    import numpy as np
+
+    if name == "bleu":  # hyp_len, closest, shortest, matches_1..N, totals_1..N, empty_1..N
+        order = (m.shape[1] - 3) // 3
+        matches, totals = m[:, 3:3 + order], m[:, 3 + order:3 + 2 * order]
+        if np.any(matches > totals):
+            return "some matches exceed the hypothesis n-grams they are counted in"
+        if np.any(totals[:, 0] != m[:, 0]):
+            return "the hypothesis unigrams differ from the hypothesis length"
+    elif name == "chrf":  # hyp_1..K, ref_1..K, matches_1..K
+        k = m.shape[1] // 3
+        if np.any(m[:, 2 * k:] > np.minimum(m[:, :k], m[:, k:2 * k])):
+            return "some matches exceed the n-grams of the hypothesis or the reference"
+    elif name in ("ter", "rouge") and np.any(m[:, -1] != 1):
+        return "the last column, one per segment, is not 1"
+    return None
+
+
+def _check_mqm_list(scores: Any, system: str, n: int) -> list[float]:
+    """One system's MQM scores for the bootstrap: a list of ``n`` finite numbers >= 0, one per segment."""
+    if isinstance(scores, (str, bytes, Mapping)) or not hasattr(scores, "__len__"):
+        raise TypeError(f"mqm[{system!r}] is a {type(scores).__name__}; expected a list of the MQM scores of its "
+                        "segments, in the order of its statistics rows")
+    if len(scores) != n:
+        raise ValueError(f"{system}: {n} rows of statistics and {len(scores)} MQM scores; expected one of each per "
+                         "segment")
+    out = []
+    for i, v in enumerate(scores):
+        if v is None:
+            raise ValueError(f"mqm[{system!r}][{i}] is None (not rated): the bootstrap needs every segment rated "
+                             "for every system; leave unrated segments out of both mqm and the statistics")
+        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+            raise TypeError(f"mqm[{system!r}][{i}] is a {type(v).__name__} ({v!r}); expected a number")
+        if not math.isfinite(v):
+            raise ValueError(f"mqm[{system!r}][{i}] is {v}; every segment needs a finite MQM score (no NaN or inf)")
+        if v < 0:
+            raise ValueError(f"mqm[{system!r}][{i}] is {v}; MQM scores are weighted error counts >= 0, lower is "
+                             "better (the avg files store -MQM: negate their scores)")
+        out.append(float(v))
+    return out
 
 
 __all__ = ["MEASURES", "MINOR_PUNCTUATION", "NON_TRANSLATION", "WEIGHTS", "bootstrap_system_agreement", "error_weight",

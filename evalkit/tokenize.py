@@ -54,40 +54,180 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache, wraps
+from typing import NamedTuple
 
-from ._checks import check_choice
+from ._checks import cache_budget_from_environment, check_choice, check_int
 
 Tokenizer = Callable[[str], list[str]]
 
 
-def cache_short_texts(maxsize: int, longest: int = 512):
-    """``functools.lru_cache(maxsize)`` for strings of at most ``longest`` characters; a longer one is
-    computed afresh each time.  The cache then holds at most ``maxsize`` entries of bounded size (99.9% of
-    WMT17 segments are shorter than 512 characters), however long the texts a user scores.
+# --- caches of short texts, bounded by their bytes ----------------------------------------------------------
+# The slow tokenizers (and the stemmer) keep what they made for a text, keyed by the text.  Every entry is
+# counted in bytes as it is kept (sys.getsizeof of the key, of the value and of each of its tokens: a
+# Chinese character takes 2 or 4 bytes and a one-character token of it is an object of its own, 76 bytes
+# or more, where CPython shares the one-character Latin-1 strings; those are counted too, so the count is
+# a bound), and these caches together hold at most a part of evalkit's one overall cap
+# (``evalkit.fast.set_total_cache_budget``, 1 GiB by default): 1/TEXT_CACHE_PART of it, 128 MiB (the lru_caches
+# they replace held up to 65,536 texts each, about 100 MB for 13a on a long corpus).  When a new
+# entry would take them over it, the cache holding the most is emptied (an entry of more than a quarter of
+# it is not kept).  A hit reads a dict (atomic under the GIL, no lock); keeping and emptying take one lock.
+TEXT_CACHE_PART = 8
+# A dict slot per entry with the dict's spare room (a dict of n entries takes 30-90 bytes per entry; the
+# tests compare the count with what tracemalloc measures).
+_ENTRY_OVERHEAD = 96
+_STR_HEAD = sys.getsizeof("")  # an ASCII string without its characters (each takes one byte more)
+_WIDE_HEAD = sys.getsizeof("é") - 2  # any other string: its head, then (characters + 1) x their width
+_SLOT = sys.getsizeof((None,)) - sys.getsizeof(())  # a tuple's pointer to an item
+# An entry of an ASCII text and its tokens (text_entry_bytes): the text (a head and its characters), a
+# tuple, a dict slot; then per token a pointer and a string head; then the tokens' characters (at most the
+# text's): 2 bytes per character of the text in all.
+_TUPLE_ENTRY = sys.getsizeof(()) + _ENTRY_OVERHEAD
+_ASCII_ENTRY = _STR_HEAD + _TUPLE_ENTRY
+_ASCII_TOKEN = _SLOT + _STR_HEAD
+_LARGEST_SHARE = 0.25
+_text_budget = cache_budget_from_environment() // TEXT_CACHE_PART
+_text_held = 0
+_TEXT_CACHES: list = []
+_TEXT_LOCK = threading.Lock()
 
-    >>> @cache_short_texts(maxsize=8, longest=5)
+
+class TextCacheInfo(NamedTuple):
+    """What one cache of this module holds: ``currsize`` entries, ``nbytes`` bytes (counted)."""
+
+    currsize: int
+    nbytes: int
+
+
+def tokens_nbytes(tokens: tuple[str, ...], text: str) -> int:
+    """Bytes of a tuple of ``tokens`` cut from ``text`` (pieces of it, so at most its characters): the tuple
+    and a string per token, in constant time, as ``sys.getsizeof`` counts strings: an ASCII string takes 49
+    bytes and one per character; any other 73, 74 or 76 bytes and 1, 2 or 4 per character, by its widest
+    character (Latin-1, the rest of the Basic Multilingual Plane, beyond).  Each token is counted at the
+    width of the text's widest character: a bound, exact for text in one script (a Chinese character is a
+    76-byte string of its own, which CPython does not share as it shares one-character Latin-1 strings).
+
+    >>> import sys
+    >>> tokens = ("猫", "坐", "在", "垫", "子", "上")
+    >>> tokens_nbytes(tokens, "猫坐在垫子上") == sys.getsizeof(tokens) + sum(map(sys.getsizeof, tokens))
+    True
+    """
+    if text.isascii():
+        return sys.getsizeof(tokens) + _STR_HEAD * len(tokens) + len(text)
+    width = (sys.getsizeof(text) - _WIDE_HEAD) // (len(text) + 1)  # 1, 2 or 4: how CPython stores the text
+    return sys.getsizeof(tokens) + (_WIDE_HEAD + width) * len(tokens) + width * len(text)
+
+
+def text_entry_bytes(text: str, value: str | tuple[str, ...]) -> int:
+    """The bytes one cache entry holds: the key ``text``, the ``value`` (a string, or a tuple of tokens cut
+    from the text: :func:`tokens_nbytes`) and a dict slot.
+
+    >>> text_entry_bytes("猫坐", ("猫", "坐")) - text_entry_bytes("ab", ("a", "b")) > 2 * (76 - 50)
+    True
+    """
+    size = sys.getsizeof(text) + _ENTRY_OVERHEAD
+    if type(value) is str:
+        return size + sys.getsizeof(value)
+    return size + tokens_nbytes(value, text)
+
+
+def _keep(cache: dict, counts: list, text: str, value) -> None:
+    """Keep ``value`` under ``text`` in ``cache`` (whose byte count is ``counts[0]``), emptying the caches
+    that hold the most while the total would exceed the budget."""
+    global _text_held
+    if type(value) is not tuple:
+        nbytes = text_entry_bytes(text, value)
+    elif text.isascii():  # text_entry_bytes in a few additions, here where every new entry is counted
+        nbytes = _ASCII_ENTRY + _ASCII_TOKEN * len(value) + 2 * len(text)
+    else:
+        size = sys.getsizeof(text)
+        width = (size - _WIDE_HEAD) // (len(text) + 1)
+        nbytes = size + _TUPLE_ENTRY + (_SLOT + _WIDE_HEAD + width) * len(value) + width * len(text)
+    if nbytes > _text_budget * _LARGEST_SHARE:
+        return
+    with _TEXT_LOCK:
+        if text in cache:  # another thread kept it first
+            return
+        while _text_held + nbytes > _text_budget:
+            _empty(max(_TEXT_CACHES, key=lambda fn: fn.counts[0]))
+        cache[text] = value
+        counts[0] += nbytes
+        _text_held += nbytes
+
+
+def _empty(fn) -> None:
+    """Forget every entry of the cached function ``fn``; called with the lock held."""
+    global _text_held
+    fn.store.clear()
+    _text_held -= fn.counts[0]
+    fn.counts[0] = 0
+
+
+def cache_short_texts(longest: int = 512):
+    """Cache a function of one string by the string, for strings of at most ``longest`` characters (a
+    longer one is computed afresh each time); every entry counted in bytes (:func:`text_entry_bytes`), and
+    all such caches together held to their part of evalkit's overall cap (:func:`set_text_cache_budget`).
+
+    >>> @cache_short_texts(longest=5)
     ... def upper(text): return text.upper()
     >>> upper("abc"), upper("abcdefgh"), upper.cache_info().currsize
     ('ABC', 'ABCDEFGH', 1)
     """
 
     def decorate(fn):
-        cached = lru_cache(maxsize=maxsize)(fn)
+        store: dict = {}
+        counts = [0]
+        get = store.get
 
         @wraps(fn)
         def call(text):
-            return cached(text) if len(text) <= longest else fn(text)
+            if len(text) > longest:
+                return fn(text)
+            value = get(text)
+            if value is None:
+                value = fn(text)
+                _keep(store, counts, text, value)
+            return value
 
-        call.cache_info, call.cache_clear = cached.cache_info, cached.cache_clear
-        call.cache_parameters, call.longest = cached.cache_parameters, longest
+        def cache_clear() -> None:
+            with _TEXT_LOCK:
+                _empty(call)
+
+        call.store, call.counts, call.longest = store, counts, longest
+        call.cache_clear = cache_clear
+        call.cache_info = lambda: TextCacheInfo(len(store), counts[0])
+        _TEXT_CACHES.append(call)
         return call
 
     return decorate
+
+
+def text_cache_budget() -> int:
+    """The bytes the caches of this module may hold together (a part of evalkit's overall cap)."""
+    return _text_budget
+
+
+def set_text_cache_budget(nbytes: int) -> int:
+    """Set the bytes the caches of this module may hold together, emptying the largest while they hold more,
+    and return the previous budget.  ``evalkit.fast.set_total_cache_budget`` calls it with its part of the
+    overall cap."""
+    global _text_budget
+    nbytes = check_int("nbytes", nbytes, 0)
+    with _TEXT_LOCK:
+        previous, _text_budget = _text_budget, nbytes
+        while _text_held > _text_budget:
+            _empty(max(_TEXT_CACHES, key=lambda fn: fn.counts[0]))
+    return previous
+
+
+def text_cache_bytes() -> int:
+    """The bytes the caches of this module hold together."""
+    return _text_held
 
 
 def tokenize_none(text: str) -> list[str]:
@@ -105,7 +245,7 @@ _13A_DASH_AFTER_DIGIT = re.compile(r"([0-9])(-)")
 _13A_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
 
-@cache_short_texts(maxsize=2**16)
+@cache_short_texts()
 def _tokenize_13a_cached(text: str) -> tuple[str, ...]:
     text = text.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
     if "&" in text:
@@ -149,7 +289,7 @@ _13A_RUN_OF_PERIODS_COMMAS = re.compile(r"[.,][.,]")
 _13A_RULE_1 = re.compile(r"([{-~\[-`!-&(-+:-@/])")  # rule 1 without the space (see above)
 
 
-@cache_short_texts(maxsize=2**16)
+@cache_short_texts()
 def tokenize_13a_fast(text: str) -> tuple[str, ...]:
     """The same tokens as :func:`tokenize_13a`, as a tuple, in one regular-expression pass."""
     text = text.rstrip()
@@ -182,7 +322,7 @@ def _intl_rules():
     )
 
 
-@cache_short_texts(maxsize=2**16)
+@cache_short_texts()
 def _tokenize_intl_cached(text: str) -> tuple[str, ...]:
     for pattern, replacement in _intl_rules():
         text = pattern.sub(replacement, text)
@@ -309,7 +449,7 @@ _ZH_SPLIT_OFF = re.compile(
 )
 
 
-@cache_short_texts(maxsize=2**16)
+@cache_short_texts()
 def _tokenize_zh_cached(text: str) -> tuple[str, ...]:
     return tuple(_13a_rules(_ZH_SPLIT_OFF.sub(r" \1 ", text.strip())).split())  # no padding, unlike 13a
 
@@ -364,13 +504,37 @@ def _mecab_tagger(name: str):
     return parse, tagger.version()
 
 
-@cache_short_texts(maxsize=2**16)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_encodable(text: str, name: str) -> None:
+    """MeCab reads UTF-8, which has no form for a lone surrogate (U+D800-U+DFFF, half of a UTF-16 pair,
+    as Python keeps undecodable bytes with ``errors="surrogateescape"``): a ValueError naming the character
+    and its position, before MeCab is called (or even loaded).
+
+    >>> check_encodable("猫" + chr(0xDCE9) + "が", "ja-mecab")
+    Traceback (most recent call last):
+    ...
+    ValueError: tokenize="ja-mecab": the text has a lone surrogate U+DCE9 at position 1 (character 2), which UTF-8 cannot encode and MeCab cannot read; decode the text without errors="surrogateescape" or replace it
+    """
+    if not text.isascii():
+        found = _SURROGATE.search(text)
+        if found is not None:
+            i = found.start()
+            raise ValueError(f'tokenize="{name}": the text has a lone surrogate U+{ord(text[i]):04X} at position {i} '
+                             f"(character {i + 1}), which UTF-8 cannot encode and MeCab cannot read; decode the text "
+                             'without errors="surrogateescape" or replace it')
+
+
+@cache_short_texts()
 def _tokenize_ja_mecab_cached(text: str) -> tuple[str, ...]:
+    check_encodable(text, "ja-mecab")
     return tuple(_mecab_tagger("ja-mecab")[0](text.strip()).split())
 
 
-@cache_short_texts(maxsize=2**16)
+@cache_short_texts()
 def _tokenize_ko_mecab_cached(text: str) -> tuple[str, ...]:
+    check_encodable(text, "ko-mecab")
     return tuple(_mecab_tagger("ko-mecab")[0](text.strip()).split())
 
 
@@ -498,6 +662,8 @@ def tokenization_problem(text: object, tokenize: str, tokens: Sequence[str] | No
     >>> tokenization_problem("Кошка сидит", "rouge-score"), tokenization_problem("Кошка сидит", "unicode")
     ('dropped', None)
     """
+    if type(tokenize) is not str or tokenize not in TOKENIZERS:
+        check_tokenize(tokenize)
     if type(text) is not str or text.isascii():  # ASCII: no ideograph, and rouge-score keeps every letter
         return None
     if tokenize == "rouge-score":
@@ -600,6 +766,7 @@ def warn_about_tokenization(texts: Sequence[object], tokenize: str, tokens: Sequ
     >>> warn_about_tokenization(["the cat sat", "Über die Brücke", "猫 坐 在 垫子 上"], "13a") is None
     True
     """
+    check_tokenize(tokenize)
     scope = _WARNING_SCOPE.get()
     if scope is not None and scope["warned"]:
         return None
@@ -664,7 +831,7 @@ def _porter():
     return PorterStemmer()
 
 
-@cache_short_texts(maxsize=2**17, longest=64)
+@cache_short_texts(longest=64)
 def stem(token: str) -> str:
     """Porter stem of ``token`` if it is longer than 3 characters (rouge-score's rule), else ``token``.
 

@@ -121,3 +121,80 @@ def test_mqm_ted_avg_seg_scores_keep_the_files_sign_and_nones():
     assert set(avg) == set(data.mqm_ted("zh-en").systems)
     values = [v for by_seg in avg.values() for v in by_seg.values()]
     assert sum(v is None for v in values) == 4710 and all(v <= 0 for v in values if v is not None)
+
+
+# Issue 32, item 11: "Malformed MQM files (through the data folder): an empty file IndexError, a non-integer
+# `doc_id` with no line number, undecodable bytes and a corrupt gzip raw; NaN, inf and duplicate rows
+# accepted in the averages file. Each a `ValueError` naming the file and line."
+MQM_HEADER = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+MQM_ROW = "Nemo\ttalk.1\t{doc_id}\t1\trater1\tQuelle\tZiel\tNo-error\tNo-error\n"
+AVG_HEADER = "system\tmqm_avg_score\tseg_id\n"
+
+
+@pytest.fixture
+def mqm_folder(tmp_path, monkeypatch):
+    """A data folder of one's own (EVALKIT_DATA) with an MQM file and an avg file for en-de, written by
+    ``write(name, bytes)``; the readers find them there."""
+    folder = tmp_path / "human" / "mqm-ted"
+    folder.mkdir(parents=True)
+    monkeypatch.setenv("EVALKIT_DATA", str(tmp_path))
+
+    def write(kind: str, content: bytes, compress: bool = True):
+        path = folder / f"mqm_ted_ende{kind}.tsv.gz"
+        path.write_bytes(gzip.compress(content) if compress else content)
+        return path
+
+    return write
+
+
+@pytest.mark.hardening
+def test_malformed_mqm_files_are_refused_naming_the_file_and_line(mqm_folder):
+    good = (MQM_HEADER + MQM_ROW.format(doc_id=1)).encode()
+    mqm_folder("", good)
+    assert data.mqm_ted("en-de").errors[0].doc_id == 1  # the folder works: a well-formed file is read
+    cases = [
+        (b"", r"mqm_ted_ende\.tsv\.gz: the file is empty"),
+        (MQM_HEADER.encode(), r"mqm_ted_ende\.tsv\.gz: a header line and no rows"),
+        ((MQM_HEADER + MQM_ROW.format(doc_id=1) + MQM_ROW.format(doc_id="x1")).encode(),
+         r"mqm_ted_ende\.tsv\.gz, line 3: doc_id is 'x1'; expected a whole number"),
+        ((MQM_HEADER + MQM_ROW.format(doc_id=1)).encode() + b"Nemo\ttalk.1\t1\t2\tr\t\xff\tZiel\tNo-error\tNo-error\n",
+         r"mqm_ted_ende\.tsv\.gz, line 3: byte 19 \(0xff\) is not UTF-8"),
+        ((MQM_HEADER + "Nemo\t1\n").encode(), r"mqm_ted_ende\.tsv\.gz, line 2: 2 fields, expected 9"),
+    ]
+    for content, message in cases:
+        mqm_folder("", content)
+        with pytest.raises(ValueError, match=message):
+            data.mqm_ted("en-de")
+    mqm_folder("", gzip.compress(good)[:-12], compress=False)  # cut off: a corrupt gzip stream
+    with pytest.raises(ValueError, match=r"mqm_ted_ende\.tsv\.gz: not a readable gzip file"):
+        data.mqm_ted("en-de")
+    mqm_folder("", b"not gzip at all", compress=False)
+    with pytest.raises(ValueError, match=r"mqm_ted_ende\.tsv\.gz: not a readable gzip file"):
+        data.mqm_ted("en-de")
+
+
+@pytest.mark.hardening
+def test_malformed_mqm_avg_files_are_refused_naming_the_file_and_line(mqm_folder):
+    mqm_folder(".avg_seg_scores", (AVG_HEADER + "Nemo\t -1.5\t1\nNemo\t None\t2\n").encode())
+    assert data.mqm_ted_avg_seg_scores("en-de") == {"Nemo": {1: -1.5, 2: None}}
+    name = r"mqm_ted_ende\.avg_seg_scores\.tsv\.gz"
+    cases = [
+        ("", name + ", line 1: no header"),
+        (AVG_HEADER, name + ": a header line and no rows"),
+        (AVG_HEADER + "Nemo\t nan\t1\n", name + r", line 2: the score 'nan' is not finite"),
+        (AVG_HEADER + "Nemo\t -1\t1\nNemo\t inf\t2\n", name + r", line 3: the score 'inf' is not finite"),
+        (AVG_HEADER + "Nemo\t -1\t1\nNemo\t -2\t1\n", name + r", line 3: Nemo segment 1 again \(first on line 2\)"),
+        (AVG_HEADER + "Nemo\t -1\tone\n", name + r", line 2: seg_id is 'one'"),
+        (AVG_HEADER + "Nemo\t minus\t1\n", name + r", line 2: the score 'minus' is not a number"),
+        (AVG_HEADER + "Nemo\t -1\n", name + r", line 2: 2 fields, expected 3"),
+    ]
+    for content, message in cases:
+        mqm_folder(".avg_seg_scores", content.encode())
+        with pytest.raises(ValueError, match=message):
+            data.mqm_ted_avg_seg_scores("en-de")
+    mqm_folder(".avg_seg_scores", AVG_HEADER.encode() + b"N\xe9mo\t -1\t1\n")
+    with pytest.raises(ValueError, match=name + r", line 2: byte 2 \(0xe9\) is not UTF-8"):
+        data.mqm_ted_avg_seg_scores("en-de")
+    mqm_folder(".avg_seg_scores", b"\x1f\x8b\x08\x00garbage", compress=False)
+    with pytest.raises(ValueError, match=name + ": not a readable gzip file"):
+        data.mqm_ted_avg_seg_scores("en-de")

@@ -12,6 +12,7 @@ from __future__ import annotations
 # (Issue 10: the ROUGE profile cache held 3.9 GB; 4 reference indexes held 3.0 GB for a 167 MB input.)
 # ==========================================================================================================
 import gc  # noqa: E402
+import sys  # noqa: E402
 import random  # noqa: E402
 import tracemalloc  # noqa: E402
 import pytest  # noqa: E402
@@ -107,7 +108,15 @@ def test_tokenize_caches_keep_short_texts_only():
     assert evalkit.cache_info()["tokenize 13a (fast)"] == 1 and evalkit.cache_info()["tokenize stem"] == 1
     assert tokenize.tokenize_13a_fast(long) == tuple(tokenize.tokenize_13a(long))  # same tokens uncached
     info = evalkit.cache_info(memory=True)["tokenize 13a (fast)"]
-    assert info.nbytes is None and info.budget == 2**16 * (200 + 21 * 512)
+    # counted in bytes, within the tokenizer caches' part of the overall cap (issue 32, item 5)
+    assert info.nbytes == tokenize.text_entry_bytes(short, tokenize.tokenize_13a_fast(short))
+    for text in ("Über die Brücke .", "猫坐在垫子上。", "𠀀 and 猫"):  # 1, 2 and 4 bytes a character
+        before = evalkit.cache_info(memory=True)["tokenize 13a (fast)"].nbytes
+        tokens = tokenize.tokenize_13a_fast(text)
+        after = evalkit.cache_info(memory=True)["tokenize 13a (fast)"].nbytes
+        assert after - before == tokenize.text_entry_bytes(text, tokens)
+        assert tokenize.tokens_nbytes(tokens, text) >= sys.getsizeof(tokens) + sum(map(sys.getsizeof, tokens))
+    assert info.budget == tokenize.text_cache_budget() == fast.total_cache_budget() // tokenize.TEXT_CACHE_PART
 
 
 @pytest.mark.hardening
@@ -178,11 +187,11 @@ def test_one_cap_bounds_every_cache_together(total_budget, wmt17):
         assert scores == expected
     assert cap / 2 < highest <= cap  # the caches did fill up to the cap (it was tested, not idle)
     assert sum(1 for entry in evalkit.cache_info().values() if entry) >= 2  # more than one cache holds entries
-    assert fast._held == held_bytes()  # the running total agrees with the caches' own counts
+    assert fast._held + tokenize.text_cache_bytes() == held_bytes()  # the running total agrees with the caches' own counts
     fast.set_total_cache_budget(cap // 10)  # a lower cap forgets what is over it at once
     assert held_bytes() <= cap // 10
     fast.set_total_cache_budget(0)  # nothing kept at all
-    assert held_bytes() == 0 and fast._held == 0
+    assert held_bytes() == 0 and fast._held == 0 == tokenize.text_cache_bytes()
     assert bleu.corpus_bleu(hyps, refs, tokenize="13a").score == expected[0] and held_bytes() == 0
 
 
@@ -209,7 +218,7 @@ def test_the_cap_holds_under_threads(total_budget, tiny_switch_interval, wmt17):
     for _ in range(3):
         with ThreadPoolExecutor(max_workers=6) as pool:
             assert list(pool.map(score, jobs * 2)) == expected * 2
-        assert 0 < held_bytes() <= 100_000 and fast._held == held_bytes()
+        assert 0 < held_bytes() <= 100_000 and fast._held + tokenize.text_cache_bytes() == held_bytes()
 
 
 @pytest.mark.hardening
@@ -344,6 +353,80 @@ from evalkit import rouge  # noqa: E402
 
 
 WORDS_THREADS = [f"w{i}" for i in range(200)]
+
+
+def chinese_texts(count: int, length: int, seed: int) -> list[str]:
+    """Texts of random CJK ideographs: under "zh" each character is a token of its own, a string object that
+    CPython does not share (it shares the one-character Latin-1 strings only)."""
+    gen = random.Random(seed)
+    return ["".join(chr(gen.randrange(0x4E00, 0x9FA5)) for _ in range(length)) for _ in range(count)]
+
+
+# Issue 32, item 5: "The `zh` tokenizer cache entries are about 4x their stated bound (45 KB for a
+# 512-character Chinese text against 11 KB: a full cache ~2.8 GB, outside the 1 GiB overall cap). Count
+# non-Latin-1 one-character tokens, and keep every cache under the one cap (a test fills it with Chinese
+# text and reads the total)."
+@pytest.mark.hardening
+def test_zh_cache_filled_with_chinese_text_stays_within_the_cap_and_counts_honestly(total_budget):
+    cap = 8 * 2**20
+    fast.set_total_cache_budget(cap)
+    part = tokenize.text_cache_budget()
+    assert part == cap // tokenize.TEXT_CACHE_PART
+    texts = chinese_texts(200, 512, seed=3)  # about 43 KB each once tokenized: 8.6 MB in all, 4 times the part
+    cached_zh = fast.cached_tokenizer("zh")  # the fast paths' byte-counted cache of "zh" too
+    high = 0
+    for text in texts:
+        assert tokenize.tokenize_zh(text) == list(text)
+        assert cached_zh(text) == tuple(text)
+        info = evalkit.cache_info(memory=True)
+        high = max(high, info["tokenize zh"].nbytes)
+        assert info["tokenize zh"].nbytes <= part and info["total"].nbytes <= cap
+    assert high > part / 2  # the stream did fill the cache up to its bound
+    assert evalkit.cache_info()["tokenize zh"] < len(texts)  # some were forgotten
+
+    # what the count says against what tracemalloc sees kept: an honest count is not below it (but for the
+    # interpreter's own small allocations around it, well under 1%)
+    def fill(full):
+        for text in chinese_texts(100 if full else 2, 512, seed=4):
+            tokenize.tokenize_zh(text)
+
+    fast.set_total_cache_budget(2**30)
+    measured, accounted = measured_and_accounted(fill, "tokenize zh")
+    assert evalkit.cache_info()["tokenize zh"] == 100
+    assert 0.99 * measured <= accounted <= 1.25 * measured, (measured, accounted)
+    assert accounted / 100 > 40_000  # 512 ideographs: 512 strings of 76 bytes, a tuple, the text
+
+    def fill_fast(full):
+        tokens_of = fast.cached_tokenizer("zh")
+        for text in chinese_texts(100 if full else 2, 512, seed=5):
+            tokens_of(text)
+
+    # the fast paths' cache keeps the tokens that tokenize_zh's own cache made (shared strings, counted twice)
+    measured, accounted = measured_and_accounted(fill_fast, "cached tokenizer zh", "tokenize zh")
+    assert 0.99 * measured <= accounted <= 2.5 * measured, (measured, accounted)
+
+
+@pytest.mark.hardening
+def test_tokenize_caches_stay_within_their_part_under_threads(total_budget, tiny_switch_interval):
+    """Four threads fill the zh, intl and 13a caches of evalkit.tokenize with Chinese text under a small cap:
+    the same tokens as uncached, the total within its part after every round, and the running total equal
+    to the caches' own counts."""
+    fast.set_total_cache_budget(4 * 2**20)
+    texts = chinese_texts(120, 200, seed=6)
+    jobs = [(name, texts[i::4]) for name in ("zh", "intl", "13a") for i in range(4)]
+    expected = [[tokenize.tokenize(t, name) for t in part] for name, part in jobs]
+
+    def run(job):
+        name, part = job
+        return [tokenize.tokenize(t, name) for t in part]
+
+    for _ in range(3):
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            assert list(pool.map(run, jobs)) == expected
+        info = evalkit.cache_info(memory=True)
+        counted = sum(info[f"tokenize {name}"].nbytes for name in tokenize.cached_functions())
+        assert 0 < counted == tokenize.text_cache_bytes() <= tokenize.text_cache_budget()
+        assert info["total"].nbytes <= fast.total_cache_budget()
 
 
 @pytest.fixture

@@ -298,3 +298,81 @@ def test_bootstrap_refuses_bad_input(small):
         mqm.bootstrap_system_agreement("blue", rows, human)
     with pytest.raises(ValueError, match="one translation per segment"):
         mqm.system_statistics("bleu", {"A": ["x"]}, [["x"], ["y"]])
+
+
+# ------------------------------------------------------------------------------------------ issue 32 (round 4)
+# Issue 32, item 4: "`mqm.bootstrap_system_agreement` accepts chrF statistics under `metric="bleu"`,
+# `tokenize="bogus"`, and MQM scores given as strings, and returns numbers. Check statistics against the
+# metric, options, and types."
+@pytest.mark.hardening
+def test_bootstrap_checks_statistics_against_the_metric_options_and_types(small):
+    corpora, refs, rows, human = small
+    chrf_rows = mqm.system_statistics("chrf", corpora, refs)
+    with pytest.raises(ValueError, match=r"rows of 18 numbers; bleu with these options has rows of 15"):
+        mqm.bootstrap_system_agreement("bleu", chrf_rows, human, n_samples=10)
+    with pytest.raises(ValueError, match=r"rows of 15 numbers; chrf with these options has rows of 18"):
+        mqm.bootstrap_system_agreement("chrf", rows, human, n_samples=10)
+    with pytest.raises(ValueError, match="are not ter rows"):
+        mqm.bootstrap_system_agreement("ter", rows, human, n_samples=10)
+    bleu5 = mqm.system_statistics("bleu", corpora, refs, weights=(0.2,) * 5)  # 18 numbers a row, like chrF's
+    with pytest.raises(ValueError, match="are not chrf rows"):
+        mqm.bootstrap_system_agreement("chrf", bleu5, human, n_samples=10)
+    with pytest.raises(ValueError, match="unknown tokenizer 'bogus'"):
+        mqm.bootstrap_system_agreement("bleu", rows, human, n_samples=10, tokenize="bogus")
+    with pytest.raises(TypeError, match="lowercase must be True or False"):
+        mqm.bootstrap_system_agreement("bleu", rows, human, n_samples=10, lowercase="yes")
+    with pytest.raises(TypeError, match="negate must be True or False"):
+        mqm.bootstrap_system_agreement("bleu", rows, human, n_samples=10, negate="no")
+    with pytest.raises(TypeError, match=r"mqm\['Nemo'\]\[0\] is a str"):
+        mqm.bootstrap_system_agreement("bleu", rows, {**human, "Nemo": [str(v) for v in human["Nemo"]]}, n_samples=10)
+    with pytest.raises(TypeError, match="holds float64 values; expected integer counts"):
+        mqm.bootstrap_system_agreement("bleu", {s: r.astype(float) for s, r in rows.items()}, human, n_samples=10)
+    with pytest.raises(TypeError, match=r"mqm\['Nemo'\] is a dict"):
+        mqm.bootstrap_system_agreement("bleu", rows, {**human, "Nemo": dict(enumerate(human["Nemo"]))}, n_samples=10)
+    with pytest.raises(ValueError, match="negative"):
+        mqm.bootstrap_system_agreement("bleu", {**rows, "Nemo": -rows["Nemo"]}, human, n_samples=10)
+    with pytest.raises(ValueError, match=r"weighted error counts >= 0.*negate"):  # the avg files' sign
+        mqm.bootstrap_system_agreement("bleu", rows, {s: [-v for v in h] for s, h in human.items()}, n_samples=10)
+    # the right rows and options still give the same numbers
+    assert mqm.bootstrap_system_agreement("bleu", rows, human, n_samples=10, seed=1, smoothing="exp") == \
+        mqm.bootstrap_system_agreement("bleu", {s: r.tolist() for s, r in rows.items()}, human, n_samples=10, seed=1,
+                                       smoothing="exp")
+
+
+# Issue 32, item 11: "`None` (unrated) segments give `float() argument … 'NoneType'`; a constant human side
+# "samples must be a non-empty list"" (in the bootstrap, which needs every segment rated).
+@pytest.mark.hardening
+def test_bootstrap_refuses_unrated_segments_and_a_constant_side_clearly(small):
+    _, _, rows, human = small
+    with pytest.raises(ValueError, match=r"mqm\['Nemo'\]\[0\] is None \(not rated\)"):
+        mqm.bootstrap_system_agreement("bleu", rows, {**human, "Nemo": [None] + human["Nemo"][1:]}, n_samples=10)
+    with pytest.raises(ValueError, match="the humans' system scores are all equal"):
+        mqm.bootstrap_system_agreement("bleu", rows, {s: [1.0] * len(h) for s, h in human.items()}, n_samples=10)
+    same = {s: rows["Nemo"] for s in rows}
+    with pytest.raises(ValueError, match="the metric's system scores are all equal"):
+        mqm.bootstrap_system_agreement("bleu", same, human, n_samples=10)
+
+
+# Issue 32, item 11: "`system_scores` returns NaN or inf for odd input; `None` (unrated) segments ...;
+# `segment_scores` of dict rows AttributeError."  None stays "not rated, left out" (documented; the avg
+# files mark unrated segments so); anything else that is not a finite number is refused.
+@pytest.mark.hardening
+def test_system_and_segment_scores_refuse_odd_input():
+    assert mqm.system_scores({"A": {1: 1e308, 2: 1e308}}) == {"A": 1e308}  # finite scores: a finite mean
+    assert mqm.system_scores({"A": {1: 2.0, 2: None, 3: 4.0}}) == {"A": 3.0}
+    for bad in (float("nan"), float("inf"), -float("inf")):
+        with pytest.raises(ValueError, match=r"segments\['A'\]\[2\] is .*finite"):
+            mqm.system_scores({"A": {1: 1.0, 2: bad}})
+    with pytest.raises(TypeError, match=r"segments\['A'\]\[1\] is a str"):
+        mqm.system_scores({"A": {1: "1.5"}})
+    with pytest.raises(TypeError, match=r"segments\['A'\] is a list"):
+        mqm.system_scores({"A": [1.0, 2.0]})
+    with pytest.raises(TypeError, match="segments must be a dict"):
+        mqm.system_scores([1.0])
+    with pytest.raises(TypeError, match=r"errors\[1\] is a dict.*MQMError\(\*\*row\)"):
+        mqm.segment_scores([row("A", 1, "r1"), {"system": "A", "seg_id": 2, "rater": "r1",
+                                                "category": "No-error", "severity": "No-error"}])
+    with pytest.raises(TypeError, match=r"errors\[0\]\.seg_id is '1'"):
+        mqm.segment_scores([row("A", "1", "r1")])
+    with pytest.raises(TypeError, match="errors must be a list"):
+        mqm.segment_scores("A 1 r1")

@@ -589,3 +589,63 @@ def test_tokenize_docstring_examples_match_sacrebleu():
     text = "It's 3.5% in the U.S."
     assert module.tokenize(text, "13a") == Tokenizer13a()(text).split()
     assert module.tokenize(text, "intl") == TokenizerV14International()(text).split()
+
+
+# ==========================================================================================================
+# Issue 32, item 13: "Internal helpers accept bad `tokenize=` values silently (`stats_from_tokens`,
+# `tokenization_problem`, `warn_about_tokenization`, `fast.reference_index`, `text_profile`: 34 of 48
+# calls); `ja-mecab` on a lone surrogate gives SWIG's "argument 2 of type 'char const *'" — name the
+# character and its position."
+# ==========================================================================================================
+from evalkit import bleu as bleu_module  # noqa: E402
+from evalkit import fast as fast_module  # noqa: E402
+from evalkit import gleu as gleu_module  # noqa: E402
+
+HELPERS_TAKING_A_TOKENIZER = {
+    "bleu.stats_from_tokens": lambda v: bleu_module.stats_from_tokens(["a"], [["a"]], tokenize=v),
+    "gleu.stats_from_tokens": lambda v: gleu_module.stats_from_tokens(["a"], ["a"], ["a"], tokenize=v),
+    "tokenization_problem (Chinese)": lambda v: tokenize_module.tokenization_problem("猫坐在垫子上", v),
+    "tokenization_problem (ASCII)": lambda v: tokenize_module.tokenization_problem("the cat", v),
+    "warn_about_tokenization": lambda v: tokenize_module.warn_about_tokenization(["the cat"], v),
+    "warn_about_corpus_tokenization": lambda v: tokenize_module.warn_about_corpus_tokenization(["a"], [["a"]], v),
+    "fast.reference_index": lambda v: fast_module.reference_index([["a b"]], v, False, 2),
+    "fast.reference_index (tokens)": lambda v: fast_module.reference_index([[("a", "b")]], v, False, 2),
+    "fast.text_profile": lambda v: fast_module.text_profile("a b", v, False),
+    "fast.cached_tokenizer": lambda v: fast_module.cached_tokenizer(v),
+}
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("helper", HELPERS_TAKING_A_TOKENIZER)
+@pytest.mark.parametrize("bad", ["bogus", None, 13, ["13a"], "13A"])
+def test_helpers_refuse_an_unknown_tokenizer(helper, bad):
+    with pytest.raises(ValueError, match=r"unknown tokenizer .*; expected one of: 'none', '13a'"):
+        HELPERS_TAKING_A_TOKENIZER[helper](bad)
+
+
+@pytest.mark.hardening
+def test_helpers_still_take_every_known_tokenizer():
+    for name in ("13a", "none", "rouge-score", "zh"):
+        assert bleu_module.stats_from_tokens(["a"], [["a"]], tokenize=name).tokenize == name
+        assert tokenize_module.tokenization_problem("the cat", name) is None
+        assert fast_module.text_profile("a b", name, False).tokens == ("a", "b")
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("name", ["ja-mecab", "ko-mecab"])
+def test_mecab_tokenizers_name_a_lone_surrogate_before_calling_mecab(name, monkeypatch):
+    """Checked before MeCab is loaded: the test replaces the tagger by one that fails if called, so it runs
+    with or without MeCab installed."""
+
+    def no_mecab(_):
+        raise AssertionError("MeCab must not be called on a text it cannot read")
+
+    monkeypatch.setattr(tokenize_module, "_mecab_tagger", no_mecab)
+    for fn in tokenize_module.cached_functions().values():
+        fn.cache_clear()
+    text = "猫が\udce9マット"  # a byte 0xE9 kept by errors="surrogateescape"
+    with pytest.raises(ValueError, match=rf'tokenize="{name}": the text has a lone surrogate U\+DCE9 at position 2 '
+                                         r"\(character 3\)"):
+        tokenize(text, name)
+    with pytest.raises(ValueError, match=r"U\+D800 at position 0"):
+        tokenize("\ud800", name)
