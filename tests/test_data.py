@@ -149,6 +149,7 @@ def test_ted_chinese_sources_come_in_talk_order():
     for talk in (2, 5, 6, 7, 9):
         positions = [p for t, p in keys if t == talk]
         assert positions == list(range(1, len(positions) + 1))  # every segment of the talk, none missing
+    assert [sum(t == talk for t, _ in keys) for talk in (2, 5, 6, 7, 9)] == [140, 31, 129, 70, 159]  # as documented
     english, _ = talk_order([r for r in zhen if r["system"] == "ref"], "target")
     assert english == talk_order(_raw_mqm_rows("ende"), "source")[0]
     assert expected[:2] == ["我希望大家能花点时间考虑一个非常简单的事实那就是，到目前为止， 我们对宇宙的大部分了解都来自于光。",
