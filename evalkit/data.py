@@ -395,17 +395,21 @@ def jfleg(split: str = "test") -> JFLEG:
 
 def ted_chinese_sources() -> list[str]:
     """The 529 Chinese source segments of the WMT21 TED talks MQM annotations (Chinese-English), one per
-    (talk, segment), in talk and segment order, with the annotators' ``<v>`` marks removed.  The annotations
-    were made for the WMT21 metrics shared task: Freitag, Rei, Mathur, Lo, Stewart, Foster, Lavie and Bojar
-    (2021), "Results of the WMT21 Metrics Shared Task: Evaluating Metrics with Expert-based Human Evaluations
-    on TED and News Domain", WMT 2021 (released in google/wmt-mqm-human-evaluation, ``ted/zhen``).  The file
-    is ``data/human/mqm-ted/mqm_ted_zhen.tsv.gz``; ``data/README.md`` gives its source and licence.
+    segment, in the order of the test set: talk after talk (talk.2, 5, 6, 7 and 9, with 140, 31, 129, 70 and
+    159 rated segments), each talk's segments in their order, with the annotators' ``<v>`` marks removed.
+    The file's ``seg_id`` numbers the segments through the whole test set and gives that order; its
+    ``doc_id`` is only a segment's position within its talk, so sorting by it would interleave the talks.
+    The annotations were made for the WMT21 metrics shared task: Freitag, Rei, Mathur, Lo, Stewart, Foster,
+    Lavie and Bojar (2021), "Results of the WMT21 Metrics Shared Task: Evaluating Metrics with Expert-based
+    Human Evaluations on TED and News Domain", WMT 2021 (released in google/wmt-mqm-human-evaluation,
+    ``ted/zhen``).  The file is ``data/human/mqm-ted/mqm_ted_zhen.tsv.gz``; ``data/README.md`` gives its
+    source and licence.
 
     >>> sources = ted_chinese_sources()
     >>> len(sources), sources[1]
-    (529, '作为一名艺术家， 联系对我来说是非常重要的。')
+    (529, '我们站在地球上仰望夜空用肉眼就能看到天上的繁星。')
     """
     with gzip.open(_mqm_file("zh-en", ""), "rt", encoding="utf-8", newline="") as f:
         rows = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)  # the texts hold quote characters
-        by_segment = {(int(r["doc_id"]), int(r["seg_id"])): re.sub("</?v>", "", r["source"]) for r in rows}
-    return [by_segment[key] for key in sorted(by_segment)]
+        by_segment = {int(r["seg_id"]): re.sub("</?v>", "", r["source"]) for r in rows}
+    return [by_segment[seg_id] for seg_id in sorted(by_segment)]

@@ -198,3 +198,35 @@ def test_malformed_mqm_avg_files_are_refused_naming_the_file_and_line(mqm_folder
     mqm_folder(".avg_seg_scores", b"\x1f\x8b\x08\x00garbage", compress=False)
     with pytest.raises(ValueError, match=name + ": not a readable gzip file"):
         data.mqm_ted_avg_seg_scores("en-de")
+
+def _raw_mqm_rows(name):
+    path = data.data_dir() / "human" / "mqm-ted" / f"mqm_ted_{name}.tsv.gz"
+    with gzip.open(path, "rt", encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+
+
+def test_ted_chinese_sources_come_in_talk_order():
+    """Issue 30: the sources were sorted by (doc_id, seg_id), and doc_id is a segment's position within its
+    talk, so the five talks interleaved.  Read here from the raw files, without seg_id: talk after talk (by
+    the talk's number), each from its first segment to its last, and in that order the English originals
+    (zh-en's ref-A, the file's "ref") are the en-de file's sources, read in the same way."""
+
+    def plain(text):
+        return text.replace("<v>", "").replace("</v>", "")
+
+    def talk_order(rows, column):  # {(talk number, position in talk): text of the column}
+        texts = {(int(r["doc"].removeprefix("talk.")), int(r["doc_id"])): plain(r[column]) for r in rows}
+        return [texts[key] for key in sorted(texts)], sorted(texts)
+
+    zhen = _raw_mqm_rows("zhen")
+    expected, keys = talk_order(zhen, "source")
+    assert data.ted_chinese_sources() == expected
+    assert [t for i, (t, _) in enumerate(keys) if i == 0 or keys[i - 1][0] != t] == [2, 5, 6, 7, 9]
+    for talk in (2, 5, 6, 7, 9):
+        positions = [p for t, p in keys if t == talk]
+        assert positions == list(range(1, len(positions) + 1))  # every segment of the talk, none missing
+    assert [sum(t == talk for t, _ in keys) for talk in (2, 5, 6, 7, 9)] == [140, 31, 129, 70, 159]  # as documented
+    english, _ = talk_order([r for r in zhen if r["system"] == "ref"], "target")
+    assert english == talk_order(_raw_mqm_rows("ende"), "source")[0]
+    assert expected[:2] == ["我希望大家能花点时间考虑一个非常简单的事实那就是，到目前为止， 我们对宇宙的大部分了解都来自于光。",
+                            "我们站在地球上仰望夜空用肉眼就能看到天上的繁星。"]

@@ -139,6 +139,13 @@ PAIRS_VARIANTS = {
               '         "Russian": ("Кошка сидела на коврике.", "Кошка сидит на коврике.")}',
     "empty": 'pairs = {"German": ("", "Die Katze sitzt auf der Matte."), "Chinese": ("", "那只猫坐在垫子上。"),\n'
              '         "Japanese": ("", "猫はマットの上に座っていた。"), "Korean": ("", "고양이는 매트 위에 앉아 있었다.")}',
+    # issue 30: only two of the four languages gave a bare KeyError: 'Japanese' in five cells
+    "two-languages": 'pairs = {"German": ("Der Hund lag auf dem Sofa.", "Ein Hund lag auf dem Sofa."),\n'
+                     '         "Chinese": ("狗躺在沙发上。", "一只狗躺在沙发上。")}',
+}
+# what a run on other inputs must print besides the quoted-number notes
+EXPECTED_NOTES = {
+    ("15-beyond-english", "two-languages"): "Note: pairs has no Japanese, Korean; the text discusses all four languages",
 }
 OTHER_INPUTS = {**{stem: VARIANTS for stem in EDITABLE}, "15-beyond-english": PAIRS_VARIANTS}
 # a number a reader takes for a result: with a point or a fraction bar
@@ -236,6 +243,8 @@ def test_a_lesson_runs_to_the_end_on_other_inputs(stem, variant):
     notes = [line for cell in ran.cells if cell.cell_type == "code" for line in text_of(cell).splitlines()
              if line.startswith(NOTE)]
     assert notes, "the text quotes numbers for its own example; with other inputs some of them must be flagged"
+    if (stem, variant) in EXPECTED_NOTES:
+        assert EXPECTED_NOTES[stem, variant] in "".join(text_of(c) for c in ran.cells if c.cell_type == "code")
 
 
 # ------------------------------------------------------------------------- the student edition, answered
