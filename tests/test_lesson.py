@@ -4,6 +4,7 @@ inputs, and in the student edition with right and wrong answers."""
 from __future__ import annotations
 
 import copy
+import math
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -245,6 +246,23 @@ def test_a_lesson_runs_to_the_end_on_other_inputs(stem, variant):
     assert notes, "the text quotes numbers for its own example; with other inputs some of them must be flagged"
     if (stem, variant) in EXPECTED_NOTES:
         assert EXPECTED_NOTES[stem, variant] in "".join(text_of(c) for c in ran.cells if c.cell_type == "code")
+
+
+# issue 30: lesson 13 with top_n = 3 ranked the four metrics by r over three systems without a word of caution.
+# Slow (the whole lesson runs, about 40 s): make conformance runs it.
+@pytest.mark.slow
+def test_lesson_13_says_how_little_a_few_systems_can_show():
+    original = lessons.read_notebook(NOTEBOOKS / "13-metrics-and-people.ipynb")
+    ran = execute(with_parameters(original, "top_n = 3"))
+    prose = ["".join(out.get("data", {}).get("text/markdown", "")) for cell in ran.cells if cell.cell_type == "code"
+             for out in cell.get("outputs", [])]
+    ranking = [text for text in prose if "Over the top 3" in text]
+    assert len(ranking) == 1
+    # the two-sided 5% critical r of 3 points (1 degree of freedom), by hand: t = tan(0.475 pi), so
+    # r = t / sqrt(1 + t^2) = sin(0.475 pi) = 0.997
+    assert f"|r| > {math.sin(0.475 * math.pi):.3f}" in ranking[0]
+    assert "each τ on 3 pairs of systems (so τ can take at most 4 values)" in ranking[0]
+    assert "no evidence that one metric agrees with people better" in ranking[0]
 
 
 # ------------------------------------------------------------------------- the student edition, answered
