@@ -230,6 +230,8 @@ IN_MAKE_TEST = {
 SAYS = {
     ("03-bleu-sentence-and-corpus", "chinese"): ['Note: evalkit warns: tokenize="none" does not split Chinese',
                                                  'lesson 15 takes sacreBLEU\'s tokenize="zh"'],
+    ("04-tokenization", "chinese"): ['Note: evalkit warns: tokenize="none" does not split Chinese',
+                                     "Note: it warns for none, 13a, intl alike", "sacreBLEU's tokenizer for Chinese is zh"],
     ("06-rouge", "german"): ["'saß' becomes 'sa'", 'tokenize="unicode") gives F = 0.8333'],
     ("06-rouge", "chinese"): ["'猫坐在垫子上' has no tokens at all", 'tokenize="unicode-cjk") gives F = 0.9091'],
 }
