@@ -10,7 +10,7 @@
 #   make peers  record the peers' slow numbers again into tests/peers/ (after a pinned peer changes)
 # For teachers (see notebooks/README.md, the teacher's guide); all work offline once installed:
 #   make exercises  student editions and printable sheets -> exercises/, answer keys -> answer-keys/
-#   make site       the lessons as a static web site, student and teacher editions -> site/
+#   make site       the lessons as two static web sites: site/student/ (hand out this folder alone), site/teacher/
 #   make figures    every lesson's figures as PNG and SVG, projector style -> figures/
 # Other targets: make notebooks (re-execute every lesson in place), make bench (benchmarks), make clean.
 # Installing prints one line per step and per package; pip's full output goes to .venv/install.log.
