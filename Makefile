@@ -1,6 +1,6 @@
 # evalkit: two commands do all the set-up.
 #   make lab    make .venv if missing, install the lessons' packages, open JupyterLab on the student editions
-#               (make lab EDITION=teacher opens the lessons with their answers)
+#               (make lab EDITION=teacher opens a working copy of the lessons, answers and all)
 #   make test   the same set-up plus the test packages, then every test but the slow lesson runs (unit, property,
 #               conformance, nbval over the notebooks, the browser tests), in parallel (TEST_WORKERS=auto: one worker per core);
 #               the peers' slow numbers are read from tests/peers/ (see tests/README.md)
@@ -21,8 +21,11 @@ PYTHON ?= python3
 VENV   ?= .venv
 # make lab serves on PORT (PORT=9999 make lab for another)
 PORT   ?= 8888
-# make lab opens the student editions (exercises/, made if missing) or, with EDITION=teacher, notebooks/
+# make lab opens the student editions (exercises/, made if missing) or, with EDITION=teacher, teacher-copy/,
+# a working copy of notebooks/ (what is done in class never changes the lessons); tools/lab.py does both.
+# The recipe execs the starter, so a signal to make (kill, a closed terminal) reaches it and stops the server.
 EDITION ?= student
+LAB_ARGS ?=
 # make site builds both editions, or SITE_EDITION=student / teacher
 SITE_EDITION ?= both
 BIN    := $(VENV)/bin
@@ -70,12 +73,10 @@ $(TEST_STAMP): requirements-test.txt requirements-site.txt $(STAMP)
 	@touch $(SITE_STAMP) $(TEST_STAMP)
 
 lab: install
-	@case "$(EDITION)" in \
-	  student) test -d exercises || $(BIN)/python -m tools.exercises --out exercises --no-pdf; dir=exercises;; \
-	  teacher) dir=notebooks;; \
+	@case "$(EDITION)" in student|teacher) ;; \
 	  *) echo "EDITION must be student (the default) or teacher, not '$(EDITION)'"; exit 2;; \
 	esac; \
-	$(BIN)/python -m tools.lab --dir $$dir --port $(PORT)
+	exec $(BIN)/python -m tools.lab --edition $(EDITION) --port $(PORT) $(LAB_ARGS)
 
 # EVALKIT_HYPOTHESIS and EVALKIT_PEERS are read by tests/conftest.py and tests/peers/.
 test: install-test
@@ -119,4 +120,4 @@ figures: install
 	@$(BIN)/python -m tools.figures --out figures
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info exercises answer-keys site figures
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info exercises answer-keys site figures teacher-copy

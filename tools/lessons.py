@@ -298,6 +298,70 @@ def core_sections(nb) -> list[str]:
     return found
 
 
+# ------------------------------------------------------------------- folders made for a class, and changed
+
+MADE = ".evalkit-made.json"
+# what JupyterLab and Python add to a folder by opening it: not a change of the student's or the teacher's
+NOT_A_CHANGE = (".ipynb_checkpoints", "__pycache__", ".virtual_documents", MADE)
+
+
+def content_digest(path: Path) -> str:
+    """A digest of what a person can change in a file: a notebook's cells' types and sources (running cells,
+    their outputs and counts, and the metadata JupyterLab writes do not count), any other file's bytes."""
+    import hashlib
+    import json
+
+    path = Path(path)
+    data = path.read_bytes()
+    if path.suffix == ".ipynb":
+        try:
+            cells = json.loads(data.decode("utf-8")).get("cells", [])
+            data = json.dumps([[c.get("cell_type"), "".join(c.get("source", ""))] for c in cells]).encode()
+        except (ValueError, AttributeError):
+            pass  # not a notebook JSON: its bytes
+    return hashlib.sha256(data).hexdigest()
+
+
+def folder_files(folder: Path) -> list[str]:
+    """The files of ``folder`` (relative, with /), without what merely opening it adds."""
+    folder = Path(folder)
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
+                  if p.is_file() and not set(p.relative_to(folder).parts) & set(NOT_A_CHANGE))
+
+
+def record_made(folder: Path, files: dict[str, str] | None = None, **extra) -> None:
+    """Write ``folder``'s record of what was made in it: each file's :func:`content_digest` (by default every
+    file now there), and any ``extra`` fields."""
+    import json
+
+    folder = Path(folder)
+    files = {name: content_digest(folder / name) for name in folder_files(folder)} if files is None else files
+    (folder / MADE).write_text(json.dumps({"files": files, **extra}, indent=1, sort_keys=True) + "\n",
+                               encoding="utf-8")
+
+
+def read_made(folder: Path) -> dict | None:
+    """The record :func:`record_made` wrote in ``folder``; None when there is none (or it is unreadable)."""
+    import json
+
+    try:
+        made = json.loads((Path(folder) / MADE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return made if isinstance(made, dict) and isinstance(made.get("files"), dict) else None
+
+
+def changed_since_made(folder: Path) -> list[str] | None:
+    """The files of ``folder`` changed, added or removed since it was made (:func:`content_digest` against the
+    record); None when the folder has no record (made by an older version: assume a person changed it)."""
+    made = read_made(folder)
+    if made is None:
+        return None
+    files, now = made["files"], folder_files(folder)
+    changed = [n for n in now if n not in files or content_digest(Path(folder) / n) != files[n]]
+    return sorted(changed + [n for n in files if n not in now])
+
+
 def main() -> int:
     """Print the rule's minutes for every lesson next to the guide's."""
     rows = read_guide()
