@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -68,10 +69,21 @@ def test_each_target_installs_what_it_needs():
 
 
 def test_make_lab_refuses_an_unknown_edition():
-    done = subprocess.run(["make", "--no-print-directory", "lab", "EDITION=answers"], cwd=ROOT,
+    # -o install: the install step is not run (tests/test_lab.py runs make lab for real the same way)
+    done = subprocess.run(["make", "--no-print-directory", "-o", "install", "lab", "EDITION=answers",
+                           f"VENV={Path(sys.executable).parent.parent}"], cwd=ROOT,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode != 0
     assert "EDITION must be student (the default) or teacher, not 'answers'" in done.stdout
+
+
+def test_make_lab_execs_the_starter_so_a_signal_to_make_reaches_it():
+    """Issue 31, items 4 and 5: the recipe ends in ``exec`` (the shell is replaced by the starter, so the SIGTERM
+    make passes to its child reaches the starter, which stops the server), and the starter, not the recipe,
+    picks the folder: the teacher edition is a working copy, never notebooks/."""
+    lab = recipe("lab")
+    assert re.search(r"exec \$\(BIN\)/python -m tools\.lab --edition \$\(EDITION\) --port \$\(PORT\)", lab), lab
+    assert "notebooks" not in lab and "teacher-copy/" in (ROOT / ".gitignore").read_text(encoding="utf-8").split()
 
 
 def test_the_licences():
