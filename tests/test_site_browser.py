@@ -10,6 +10,9 @@ leave the machine and none may fail (a missing MathJax file would otherwise fall
 formulas the old site garbled (the brevity penalty, the LCS recurrence, chrF) are photographed into
 tests/artifacts/ for a person to look at.
 
+A second test (issue 31, item 1) follows every link of the student edition from its home page, with the
+teacher edition served beside it, and finds no link out of /student/, no teacher page and no answer.
+
 Chromium and its skip/require rules are those of tests/test_browser.py: Debian's /usr/bin/chromium (or
 $EVALKIT_CHROMIUM) launched by Playwright; skipped when missing, a failure with CI=true or
 EVALKIT_REQUIRE_BROWSER=1.
