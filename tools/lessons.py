@@ -4,8 +4,12 @@
 - A lesson's title is its notebook's first markdown heading.
 - Minutes, prerequisites and the one-line summary come from one place: the table in the teacher's guide,
   ``notebooks/README.md`` (columns ``#``, ``notebook``, ``minutes``, ``needs``, ``kind``, ``summary``), and
-  the 90-minute class path from the guide's second table (columns ``step``, ``minutes``, ``lessons``,
-  ``what``).
+  the 90-minute class paths from the tables with the columns ``step``, ``minutes``, ``lessons``, ``what``;
+  the first class's sections, timed at the teaching rate (``TEACHING_RATE`` times the reading rule), from
+  the table with the columns ``step``, ``lesson``, ``section``, ``counted``, ``words``, ``code``,
+  ``exercises``, ``minutes`` (``python -m tools.lessons --class-path`` recounts it).
+- A folder made for a class (``exercises/``, ``teacher-copy/``) keeps a record of what was made in it
+  (``.evalkit-made.json``), so a later build can tell whether a person changed it.
 - Markdown is turned into HTML offline: formulas (``$...$``, ``$$...$$``) are drawn by matplotlib's
   mathtext as inline SVG images at build time, so a page needs no MathJax (which nbconvert would load from
   a CDN).  A formula mathtext cannot draw is shown as its TeX source.
