@@ -91,6 +91,14 @@ def teacher_copy(lessons: Path, copy: Path) -> tuple[list[str], list[str]]:
     return copied, kept
 
 
+def shown(path: Path) -> str:
+    """``path`` as the student reads it: relative to the current folder when inside it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def prepare(edition: str, lessons: Path | None = None, student: Path = STUDENT_FOLDER,
             teacher: Path = TEACHER_FOLDER) -> Path:
     """The folder JupyterLab opens for ``edition``, made or updated first."""
@@ -102,15 +110,15 @@ def prepare(edition: str, lessons: Path | None = None, student: Path = STUDENT_F
             from tools import exercises
 
             exercises.build(lesson_files(lessons), student)
-            print(f"Wrote the student editions into {student}/.")
+            print(f"Wrote the student editions into {shown(student)}/.")
         return student
     if edition == "teacher":
         copied, kept = teacher_copy(lessons, teacher)
         if copied:
-            print(f"Copied {len(copied)} lessons into {teacher}/, the teacher's working copy (notebooks/ is not "
+            print(f"Copied {len(copied)} lessons into {shown(teacher)}/, the teacher's working copy (notebooks/ is not "
                   "opened, so nothing done in class changes the lessons).")
         if kept:
-            print(f"Kept {len(kept)} lessons you changed in {teacher}/ ({', '.join(kept)}); delete one to get "
+            print(f"Kept {len(kept)} lessons you changed in {shown(teacher)}/ ({', '.join(kept)}); delete one to get "
                   "the lesson back as it is in notebooks/.")
         return teacher
     raise ValueError(f"edition must be {' or '.join(EDITIONS)}, not {edition!r}")
@@ -311,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     else:
         folder = prepare(args.edition or "student", args.lessons, teacher=args.teacher_copy)
-    shown = folder
+    name = shown(folder)
     folder = folder.resolve()
     if not port_is_free(args.port):
         print(port_taken_message(args.port), flush=True)
@@ -324,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with open(args.log, "w", encoding="utf-8") as log:
             server = start_server(lab_command(folder, args.port, token, not args.no_browser), folder, log)
-        print(f"Starting JupyterLab on {shown}/ ...", flush=True)
+        print(f"Starting JupyterLab on {name}/ ...", flush=True)
         if not wait_until_up(args.port, token, server):
             stop_server(server, timeout=10)
             print(tail(args.log))
