@@ -1,6 +1,6 @@
 # evalkit: two commands do all the set-up.
 #   make lab    make .venv if missing, install the lessons' packages, open JupyterLab on the student editions
-#               (make lab EDITION=teacher opens the lessons with their answers)
+#               (make lab EDITION=teacher opens a working copy of the lessons, answers and all)
 #   make test   the same set-up plus the test packages, then every test but the slow lesson runs (unit, property,
 #               conformance, nbval over the notebooks, the browser tests), in parallel (TEST_WORKERS=auto: one worker per core);
 #               the peers' slow numbers are read from tests/peers/ (see tests/README.md)
@@ -10,7 +10,7 @@
 #   make peers  record the peers' slow numbers again into tests/peers/ (after a pinned peer changes)
 # For teachers (see notebooks/README.md, the teacher's guide); all work offline once installed:
 #   make exercises  student editions and printable sheets -> exercises/, answer keys -> answer-keys/
-#   make site       the lessons as a static web site, student and teacher editions -> site/
+#   make site       the lessons as two static web sites: site/student/ (hand out this folder alone), site/teacher/
 #   make figures    every lesson's figures as PNG and SVG, projector style -> figures/
 # Other targets: make notebooks (re-execute every lesson in place), make bench (benchmarks), make clean.
 # Installing prints one line per step and per package; pip's full output goes to .venv/install.log.
@@ -21,8 +21,11 @@ PYTHON ?= python3
 VENV   ?= .venv
 # make lab serves on PORT (PORT=9999 make lab for another)
 PORT   ?= 8888
-# make lab opens the student editions (exercises/, made if missing) or, with EDITION=teacher, notebooks/
+# make lab opens the student editions (exercises/, made if missing) or, with EDITION=teacher, teacher-copy/,
+# a working copy of notebooks/ (what is done in class never changes the lessons); tools/lab.py does both.
+# The recipe execs the starter, so a signal to make (kill, a closed terminal) reaches it and stops the server.
 EDITION ?= student
+LAB_ARGS ?=
 # make site builds both editions, or SITE_EDITION=student / teacher
 SITE_EDITION ?= both
 BIN    := $(VENV)/bin
@@ -36,9 +39,12 @@ PYTEST_ARGS ?=
 # keeps a test module's tests, and a notebook's cells, in one worker (tests/conftest.py spreads a few slow ones)
 TEST_WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
-# pip, with its full output appended to the log and one line per package shown
+# pip, with its full output appended to the log and one line per package shown: "Collecting NAME" for a package
+# from an index, "Processing PATH/NAME-VERSION....whl" (or .tar.gz) for one from a local wheelhouse (--find-links)
 PIP := $(BIN)/python -m pip install --disable-pip-version-check --progress-bar off
-SHOW_PACKAGES := tee -a $(INSTALL_LOG) | sed -nu 's/^Collecting \([A-Za-z0-9_.-]*\).*/    \1/p'
+SHOW_PACKAGES := tee -a $(INSTALL_LOG) | sed -nu -e 's/^Collecting \([A-Za-z0-9_.-]*\).*/    \1/p' \
+	-e 's/^Processing .*\/\([A-Za-z0-9_.]*\)-[0-9][^/ ]*\.whl\( .*\)\{0,1\}$$/    \1/p' \
+	-e 's/^Processing .*\/\([A-Za-z0-9_.]*\)-[0-9][^/ ]*\.tar\.gz\( .*\)\{0,1\}$$/    \1/p'
 INSTALL_FAILED = { tail -n 40 $(INSTALL_LOG); echo "make: the install failed; the last lines of $(INSTALL_LOG) are above"; exit 1; }
 
 .PHONY: install install-test install-site lab test conformance peers notebooks bench exercises site figures clean
@@ -70,12 +76,10 @@ $(TEST_STAMP): requirements-test.txt requirements-site.txt $(STAMP)
 	@touch $(SITE_STAMP) $(TEST_STAMP)
 
 lab: install
-	@case "$(EDITION)" in \
-	  student) test -d exercises || $(BIN)/python -m tools.exercises --out exercises --no-pdf; dir=exercises;; \
-	  teacher) dir=notebooks;; \
+	@case "$(EDITION)" in student|teacher) ;; \
 	  *) echo "EDITION must be student (the default) or teacher, not '$(EDITION)'"; exit 2;; \
 	esac; \
-	$(BIN)/python -m tools.lab --dir $$dir --port $(PORT)
+	exec $(BIN)/python -m tools.lab --edition $(EDITION) --port $(PORT) $(LAB_ARGS)
 
 # EVALKIT_HYPOTHESIS and EVALKIT_PEERS are read by tests/conftest.py and tests/peers/.
 test: install-test
@@ -103,10 +107,9 @@ bench: install
 
 # Student copies of whatever notebooks/*.ipynb exist, with sheets (HTML, and PDF when Chromium is installed);
 # the answer keys go to answer-keys/, which is not for students. The lessons themselves keep their answers.
-# A student's answers in exercises/ are never deleted: an existing folder is kept as exercises.old-<time>/.
+# A student's answers in exercises/ are never deleted: an existing folder a student changed (an answer written,
+# a file added; running cells is no change) is kept as exercises.old-<time>/; an untouched one is replaced.
 exercises: install
-	@if [ -d exercises ]; then old=exercises.old-$$(date +%Y%m%d-%H%M%S); mv exercises $$old; \
-		echo "the previous exercises/ (with any answers written in it) is kept as $$old/"; fi
 	@$(BIN)/python -m tools.exercises --out exercises --keys answer-keys
 
 # The stored outputs as they are: no kernel, no re-execution, nothing fetched.
@@ -119,4 +122,4 @@ figures: install
 	@$(BIN)/python -m tools.figures --out figures
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info exercises answer-keys site figures
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info exercises answer-keys site figures teacher-copy

@@ -387,10 +387,10 @@ def test_the_students_folder_holds_no_key(tmp_path):
     written = exercises.build(LESSONS, tmp_path / "exercises", tmp_path / "answer-keys")
     students = sorted(p.relative_to(tmp_path / "exercises").as_posix()
                       for p in (tmp_path / "exercises").rglob("*") if p.is_file())
-    assert students == sorted([p.name for p in LESSONS] + [
+    assert students == sorted([p.name for p in LESSONS] + [lessons.MADE] + [
         f"sheets/{p.stem}.html" for p in LESSONS if exercises.exercise_sheet(lessons.read_notebook(p), p.name)])
     keys = [p for p in written if p.parent == tmp_path / "answer-keys"]
-    assert len(keys) == len(students) - len(LESSONS)
+    assert len(keys) == len(students) - len(LESSONS) - 1
 
 
 def test_a_leaked_answer_is_seen():
@@ -422,3 +422,46 @@ def test_an_answer_a_later_cell_reads_gets_its_own_blank():
     student = exercises.student_edition(nb)
     assert student.cells[1].source == "e1 = ...  # your answer here\nmine = ...  # your answer here\n\ncheck_answer(e1, 'sha256:00')"
     assert student.cells[2].outputs == [] and student.cells[2].source == nb.cells[2].source
+
+
+# ------------------------------------------------- make exercises again: an untouched exercises/ is replaced
+
+def test_make_exercises_moves_the_folder_aside_only_when_a_student_changed_it(tmp_path, capsys):
+    """Issue 31, item 8: `make exercises` (tools.exercises.main) replaces an untouched exercises/, even one whose
+    lessons were opened and run (outputs, counts and metadata are not a student's change), and keeps one with
+    an answer written in it (or a file added) as exercises.old-<time>/, untouched."""
+    lesson = next(p for p in LESSONS if p.name.startswith("02"))
+    out = tmp_path / "exercises"
+    arguments = ["--out", str(out), "--no-pdf", str(lesson)]
+    assert exercises.main(arguments) == 0
+    assert lessons.changed_since_made(out) == []
+    # opened and run: outputs, execution counts and the kernel spec JupyterLab writes
+    path = out / lesson.name
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    code = next(c for c in nb["cells"] if c["cell_type"] == "code")
+    code.update(execution_count=7, outputs=[{"output_type": "stream", "name": "stdout", "text": "ran\n"}])
+    nb["metadata"]["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    (out / ".ipynb_checkpoints").mkdir()
+    (out / ".ipynb_checkpoints" / f"{lesson.stem}-checkpoint.ipynb").write_text("{}")
+    assert lessons.changed_since_made(out) == []
+    capsys.readouterr()
+    assert exercises.main(arguments) == 0
+    assert "is kept as" not in capsys.readouterr().out and not list(tmp_path.glob("exercises.old-*"))
+    # a student's answer: the folder is kept aside as it is, and a fresh one written
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    blank = next(c for c in nb["cells"] if "# your answer here" in "".join(c["source"]))
+    blank["source"] = "".join(blank["source"]).replace("...  # your answer here", "0.5  # mine", 1)
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    (out / "notes.txt").write_text("my notes")
+    assert lessons.changed_since_made(out) == [lesson.name, "notes.txt"]
+    assert exercises.main(arguments) == 0
+    printed = capsys.readouterr().out
+    (aside,) = tmp_path.glob("exercises.old-*")
+    assert f"is kept as {aside}/" in printed and f"changed since it was made: {lesson.name}, notes.txt" in printed
+    assert "0.5  # mine" in (aside / lesson.name).read_text(encoding="utf-8") and (aside / "notes.txt").exists()
+    assert "# mine" not in (out / lesson.name).read_text(encoding="utf-8") and lessons.changed_since_made(out) == []
+    # a folder with no record (made before records existed) may hold answers: kept aside too
+    (out / lessons.MADE).unlink()
+    assert exercises.set_aside_if_changed(out, stamp="then") == tmp_path / "exercises.old-then"
+    assert not out.exists() and (tmp_path / "exercises.old-then" / lesson.name).is_file()

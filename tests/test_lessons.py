@@ -119,6 +119,50 @@ def test_each_class_takes_90_minutes_and_each_lesson_fits_its_slot():
         assert buffer >= 10, "each class keeps at least 10 minutes for questions and install trouble"
 
 
+def test_the_teaching_rate_by_hand_and_the_sections_of_a_tiny_lesson():
+    assert lessons.TEACHING_RATE == 1.5
+    assert lessons.teaching_minutes(150, 1, 0) == 1.5 * (1 + 1) == 3.0  # 100 words a minute, 1.5 per code cell
+    assert lessons.teaching_minutes(0, 0, 1) == 4.5  # an exercise by hand
+    nb = tiny_lesson()
+    # "## The idea" and 150 words, one core code cell; the optional cell after it is not counted as core
+    assert lessons.section_counts(nb, "The idea", "core") == (153, 1, 0)
+    assert lessons.section_counts(nb, "The idea", "all") == (153, 2, 0)
+    assert lessons.section_counts(nb, "The idea", "figures") == (0, 0, 0)
+    assert lessons.section_counts(nb, "On your own", "exercise 1") == (4, 0, 1)  # "**1.** What is x?"
+    for section, counted, message in (("Nowhere", "core", "no section 'Nowhere'"),
+                                      ("On your own", "exercise 2", "no exercise 2"),
+                                      ("The idea", "some", "must be one of")):
+        try:
+            lessons.section_counts(nb, section, counted)
+        except ValueError as error:
+            assert message in str(error)
+        else:
+            raise AssertionError((section, counted))
+
+
+def test_the_first_class_teaches_bleu_the_brevity_penalty_gleu_and_rouge_at_the_teaching_rate():
+    """Issue 31, item 2: every section row of the guide's first class is recounted from its lesson (words,
+    code cells, exercises, minutes at the teaching rate); a taught step's minutes are its rows' sum rounded
+    up, and the class's steps add up to 90 (test above)."""
+    first = lessons.read_class_paths()[0]
+    steps = {step.step: step for step in first}
+    totals: dict[str, float] = {}
+    for row, counts, minutes in lessons.class_path_rows():
+        assert (row.words, row.code, row.exercises) == counts, (row, counts)
+        assert row.minutes == round(minutes, 1), (row, minutes)
+        assert row.step in steps and steps[row.step].what.startswith(f"Teach {row.lesson}"), row
+        totals[row.step] = totals.get(row.step, 0.0) + minutes
+    taught = [step for step in first if step.what.startswith("Teach")]
+    assert sorted(step.step for step in taught) == sorted(totals)
+    for step in taught:
+        assert step.minutes == math.ceil(totals[step.step] - 1e-9), (step.step, step.minutes, totals[step.step])
+    lessons_taught = {number for step in taught for number in step.lessons}
+    assert {"01", "02", "03", "05", "06"} <= lessons_taught  # BLEU, the brevity penalty, GLEU, ROUGE
+    assert sum(step.minutes for step in first) == 90
+    guide = lessons.GUIDE.read_text(encoding="utf-8")
+    assert "**1.5 times the\nreading rule**" in guide and "How the rate was chosen" in guide
+
+
 # ------------------------------------------------------------------------------------ formulas
 
 def test_formulas_become_images_outside_code():

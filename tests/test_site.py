@@ -107,28 +107,44 @@ def test_the_student_copy_of_a_lesson_has_no_answer_and_a_widget_becomes_a_note(
 
 # ---------------------------------------------------------------------------------------- the build
 
-def test_every_lesson_has_a_page_in_both_editions_and_the_index_links_them(built):
-    index = read(built / "index.html")
+def test_every_lesson_has_a_page_in_both_editions_and_each_edition_is_a_site_of_its_own(built):
     rows = lessons.read_guide()
-    assert 'href="student/index.html"' in index and 'href="teacher/index.html"' in index
-    for path in LESSONS:
-        nb = lessons.read_notebook(path)
-        title = lessons.lesson_title(nb)
-        row = re.search(rf'<tr>.*href="student/{re.escape(site.page_name(path))}".*</tr>', index).group(0)
-        assert f'href="teacher/{site.page_name(path)}"' in row
-        assert title in html.unescape(row) and f'<td class="minutes">{rows[path.name].minutes}</td>' in row
-        assert f'<td class="number">{path.name[:2]}</td>' in row
-        for edition in site.EDITIONS:
+    assert sorted(p.name for p in built.iterdir()) == ["student", "teacher"]  # no front page linking both
+    for edition in site.EDITIONS:
+        home = read(built / edition / "index.html")
+        for path in LESSONS:
+            title = lessons.lesson_title(lessons.read_notebook(path))
             page = read(built / edition / site.page_name(path))
             assert f"<title>{title}" in html.unescape(page), (edition, path.name)
-            home = read(built / edition / "index.html")
-            assert f'href="{site.page_name(path)}"' in home, (edition, path.name)
-    assert "core" in visible_text(index) and "green rule" in index
-    for edition in site.EDITIONS:
-        assert "green rule" in visible_text(read(built / edition / "index.html"))
+            row = re.search(rf'<tr[^>]*>(?:(?!</tr>).)*href="{re.escape(site.page_name(path))}".*?</tr>', home, re.S)
+            assert row and f">{rows[path.name].minutes}<" in row.group(0), (edition, path.name)
+        assert "green rule" in visible_text(home)
         assert (built / edition / "search.html").is_file() and (built / edition / "searchindex.js").is_file()
     # the search index knows the words of the lessons
     assert "brevity" in read(built / "student" / "searchindex.js")
+
+
+def test_the_student_edition_holds_no_link_to_and_no_file_of_the_teacher_edition(built):
+    """Issue 31, item 1, as files (tests/test_site_browser.py follows the links in Chromium): no page, script or
+    notebook of site/student/ names a path out of its folder or the teacher edition, none says "both editions",
+    and no file of it is a teacher-only file (the guide) or holds an answer block."""
+    student, teacher = built / "student", built / "teacher"
+    teacher_only = {p.relative_to(teacher) for p in teacher.rglob("*") if p.is_file()} - {
+        p.relative_to(student) for p in student.rglob("*") if p.is_file()}
+    assert Path("guide.html") in teacher_only and Path("_sources/guide.md") in teacher_only
+    texts = 0
+    for path in student.rglob("*"):
+        if path.is_dir() or path.suffix not in (".html", ".js", ".ipynb", ".txt", ".md", ".css"):
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        where = path.relative_to(student)
+        assert not re.search(r"""(?:href|src)=["']?(?:\.\./|/)""", text), f"{where} links out of the edition"
+        assert "teacher/" not in text and "Both editions" not in text and "guide.html" not in text, where
+        assert "<details" not in text and "Teacher's guide" not in text, where
+        texts += 1
+    assert texts > len(LESSONS)
+    assert "The student edition" in read(student / "index.html")
+    assert "for the teacher only" in read(teacher / "index.html")
 
 
 def test_no_page_loads_anything_from_off_the_machine(built):
@@ -250,10 +266,13 @@ def test_one_edition_alone_from_the_command_line(tmp_path, capsys):
     for path in LESSONS[:2]:
         (folder / path.name).write_bytes(path.read_bytes())
     (folder / "README.md").write_bytes(lessons.GUIDE.read_bytes())
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "index.html").write_text("the front page of an older build, linking both editions")
     assert site.main(["--out", str(tmp_path / "out"), "--notebooks", str(folder), "--edition", "student"]) == 0
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["index.html", "student"]
-    index = read(tmp_path / "out" / "index.html")
-    assert "teacher/" not in index and index.count("<tr>") == 3  # the header and two lessons
-    assert "2 lessons in" in capsys.readouterr().out
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["student"]
+    home = read(tmp_path / "out" / "student" / "index.html")
+    assert "teacher/" not in home and len(re.findall(r'href="0\d-[\w-]+\.html"', article(home))) == 2
+    printed = capsys.readouterr().out
+    assert "2 lessons" in printed and "give students this folder alone" in printed
     with pytest.raises(SystemExit):
         site.main(["--out", str(tmp_path / "out"), "--edition", "parents"])

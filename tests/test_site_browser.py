@@ -10,6 +10,9 @@ leave the machine and none may fail (a missing MathJax file would otherwise fall
 formulas the old site garbled (the brevity penalty, the LCS recurrence, chrF) are photographed into
 tests/artifacts/ for a person to look at.
 
+A second test (issue 31, item 1) follows every link of the student edition from its home page, with the
+teacher edition served beside it, and finds no link out of /student/, no teacher page and no answer.
+
 Chromium and its skip/require rules are those of tests/test_browser.py: Debian's /usr/bin/chromium (or
 $EVALKIT_CHROMIUM) launched by Playwright; skipped when missing, a failure with CI=true or
 EVALKIT_REQUIRE_BROWSER=1.
@@ -178,3 +181,101 @@ def test_every_formula_renders_search_works_and_nothing_leaves_the_machine(editi
     assert not left_the_machine, f"the site asked the network for {left_the_machine}"
     assert not failed, f"requests that failed: {failed}"
     assert checked["pages"] == len(LESSONS) and checked["display"] > 20
+
+
+# ------------------------------------------------------------------ the student site leads nowhere else
+
+LINKS = "() => Array.from(document.querySelectorAll('a[href], link[href], script[src], img[src]'), e => e.href || e.src)"
+READ_TEXT = "() => (document.querySelector('article.bd-article') || document.body).innerText"
+
+
+def notebook_text(raw: str) -> str:
+    """What a notebook shows: its cells' sources and the texts of their outputs (not cell ids or counts)."""
+    import nbformat
+
+    texts = []
+    for cell in nbformat.reads(raw, as_version=4).cells:
+        texts.append(cell.source)
+        for output in cell.get("outputs", []):
+            texts.append("".join(output.get("text", "")))
+            texts += ["".join(v) for k, v in output.get("data", {}).items() if k.startswith("text/")]
+    return "\n".join(texts)
+
+
+TEACHER_ONLY = ("Teacher's guide", "teacher edition, with the answers", "<details", "✓ Correct.", "answer-keys")
+
+
+def test_every_link_of_the_student_site_stays_in_it_and_leads_to_no_answer(served, chromium):
+    """Issue 31, item 1: a student given the student site can reach nothing of the teacher edition.  Both
+    editions are served side by side (as a teacher might serve the whole site/ folder), and Chromium starts at
+    /student/index.html and follows every link, script, stylesheet and image of every page it reaches (the
+    lesson notebooks behind the download buttons included): each must be on /student/ itself (a link to
+    /teacher/ or to a shared front page would leave it), load, and hold no answer of its lesson, no
+    <details> answer block, no stored ✓ of a self-check and nothing of the teacher's guide."""
+    from urllib.parse import urldefrag
+
+    from playwright.sync_api import sync_playwright
+
+    from tools import exercises
+
+    root, out = served
+    start = f"{root}student/"
+    secrets = {site.page_name(p): exercises.answer_values(lessons.read_notebook(p)) for p in LESSONS}
+    secrets.update({p.name: secrets[site.page_name(p)] for p in LESSONS})  # the notebooks behind the downloads
+    todo, seen, outside, elsewhere, problems = [f"{start}index.html"], set(), [], set(), []
+    pages = 0
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
+        context = browser.new_context()
+        # nothing off the machine is fetched (the lessons' further-reading links are recorded, not followed)
+        context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(root)
+                      else route.abort())
+        page = context.new_page()
+        try:
+            while todo:
+                url = todo.pop()
+                if url in seen:
+                    continue
+                seen.add(url)
+                if not url.startswith(start):
+                    outside.append(url)
+                    continue
+                name = url.rsplit("/", 1)[-1].split("?")[0]
+                if name.endswith(".html") or url.endswith("/"):
+                    response = page.goto(url, wait_until="domcontentloaded")
+                    body = page.content()
+                    text = page.evaluate(READ_TEXT)
+                    found = page.evaluate(LINKS)
+                    pages += 1
+                else:  # a file behind a link (a notebook, an image, a script): fetched, not shown
+                    response = context.request.get(url)
+                    body = response.text() if name.endswith((".ipynb", ".js", ".css", ".txt")) else ""
+                    text = notebook_text(body) if name.endswith(".ipynb") else body
+                    found = []
+                if response is None or response.status != 200:
+                    problems.append(f"{url}: HTTP {response.status if response else 'no response'}")
+                    continue
+                leaked = [marker for marker in TEACHER_ONLY if marker in body]
+                shown = {n for n in exercises.numbers_in(text) if len(n) > 1} if name in secrets else set()
+                if leaked or secrets.get(name, set()) & shown:
+                    problems.append(f"{url}: {leaked} {sorted(secrets.get(name, set()) & shown)}")
+                for link in found:
+                    link = urldefrag(link).url
+                    if link.startswith(("http://", "https://")) and not link.startswith(root):
+                        elsewhere.add(link)  # another web site (a paper, a library's page)
+                    elif link.startswith(root) and link not in seen:
+                        todo.append(link)
+                    elif not link.startswith(root) and not link.startswith(("mailto:", "javascript:", "data:")):
+                        problems.append(f"{url} links to {link}")
+        finally:
+            browser.close()
+    print(f"{pages} pages and {len(seen) - pages - len(outside)} files of the student site followed; "
+          f"{len(elsewhere)} links to other web sites not followed")
+    assert not outside, f"the student site links outside itself: {sorted(outside)}"
+    assert not [link for link in elsewhere if "teacher" in link.lower()], elsewhere
+    assert not problems, problems
+    reached = {urldefrag(u).url.removeprefix(start) for u in seen}
+    # every lesson and its student notebook were reached, and the search page
+    for path in LESSONS:
+        assert site.page_name(path) in reached and f"_sources/{path.name}" in reached, path.name
+    assert "search.html" in reached and pages > len(LESSONS)

@@ -48,7 +48,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from tools.lessons import MATH_CSS, ROOT, lesson_files, lesson_title, markdown_to_html, read_notebook
+from tools.lessons import (
+    MATH_CSS, ROOT, changed_since_made, lesson_files, lesson_title, markdown_to_html, read_notebook, record_made,
+)
 from tools.notebook_cells import (
     DETAILS, NUMBERED, SOLUTION_TAG, Exercise, has_answer, is_solution, lesson_exercises, remove_answers,
 )
@@ -412,20 +414,49 @@ def build(notebooks: list[Path], out: Path, keys: Path | None = None, chromium: 
     written += pages
     if chromium:
         written += print_pdfs(pages, chromium)
+    record_made(out)  # what was made, so that a later build can tell whether a student changed the folder
     return written
+
+
+def set_aside_if_changed(out: Path, stamp: str | None = None) -> Path | None:
+    """Before a new build into ``out``: when a student changed it since it was made (an answer written, a file
+    added or removed: :func:`tools.lessons.changed_since_made`; merely running cells is no change), or when
+    it has no record of what was made (made before there were records), move it to ``out.old-<time>`` and
+    return that folder; an untouched ``out`` is removed (the build writes it again) and None is returned."""
+    if not out.exists():
+        return None
+    changed = changed_since_made(out)
+    if changed == []:
+        shutil.rmtree(out)
+        return None
+    stamp = stamp or time.strftime("%Y%m%d-%H%M%S")
+    aside = out.with_name(f"{out.name}.old-{stamp}")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = out.with_name(f"{out.name}.old-{stamp}-{n}")
+    out.rename(aside)
+    return aside
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("notebooks", nargs="*", type=Path, help="lessons (default: every notebooks/*.ipynb)")
     parser.add_argument("--out", type=Path, default=ROOT / "exercises",
-                        help="the students' folder (default: exercises/)")
+                        help="the students' folder (default: exercises/); an existing one a student changed is "
+                             "kept as OUT.old-<time>/, an untouched one replaced")
     parser.add_argument("--keys", type=Path, default=None,
                         help="the teacher's folder for the answer keys (default: none written)")
     parser.add_argument("--no-pdf", action="store_true", help="write HTML only, even if Chromium is there")
     args = parser.parse_args(argv)
     notebooks = args.notebooks or lesson_files()
     chromium = None if args.no_pdf else find_chromium()
+    changed = changed_since_made(args.out) if args.out.exists() else []
+    aside = set_aside_if_changed(args.out)
+    if aside is not None:
+        what = (f"changed since it was made: {', '.join(changed[:5])}{' ...' if len(changed) > 5 else ''}"
+                if changed else "made by an older version, so it may hold a student's answers")
+        print(f"The previous {args.out}/ ({what}) is kept as {aside}/.")
     start = time.perf_counter()
     written = build(notebooks, args.out, args.keys, chromium)
     seconds = time.perf_counter() - start

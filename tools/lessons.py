@@ -4,8 +4,12 @@
 - A lesson's title is its notebook's first markdown heading.
 - Minutes, prerequisites and the one-line summary come from one place: the table in the teacher's guide,
   ``notebooks/README.md`` (columns ``#``, ``notebook``, ``minutes``, ``needs``, ``kind``, ``summary``), and
-  the 90-minute class path from the guide's second table (columns ``step``, ``minutes``, ``lessons``,
-  ``what``).
+  the 90-minute class paths from the tables with the columns ``step``, ``minutes``, ``lessons``, ``what``;
+  the first class's sections, timed at the teaching rate (``TEACHING_RATE`` times the reading rule), from
+  the table with the columns ``step``, ``lesson``, ``section``, ``counted``, ``words``, ``code``,
+  ``exercises``, ``minutes`` (``python -m tools.lessons --class-path`` recounts it).
+- A folder made for a class (``exercises/``, ``teacher-copy/``) keeps a record of what was made in it
+  (``.evalkit-made.json``), so a later build can tell whether a person changed it.
 - Markdown is turned into HTML offline: formulas (``$...$``, ``$$...$$``) are drawn by matplotlib's
   mathtext as inline SVG images at build time, so a page needs no MathJax (which nbconvert would load from
   a CDN).  A formula mathtext cannot draw is shown as its TeX source.
@@ -298,8 +302,200 @@ def core_sections(nb) -> list[str]:
     return found
 
 
-def main() -> int:
-    """Print the rule's minutes for every lesson next to the guide's."""
+# ------------------------------------------------------------------------ the class path, section by section
+
+# Teaching a section to a class takes longer than reading it: the class path's minutes are the rule's
+# (a minute per 150 words, per code cell, three per exercise) times this rate, i.e. 100 words of text
+# explained a minute, a minute and a half per code cell run and read together, four and a half per exercise
+# done by hand in class.  Why 1.5: see the guide, "A 90-minute class".
+TEACHING_RATE = 1.5
+COUNTED = ("core", "all", "figures")  # and "exercise N"
+SECTION_HEADING = re.compile(r"^\s{0,3}#{1,3}\s+(.+?)\s*#*\s*$", re.M)
+
+
+def section_title(heading: str) -> str:
+    return re.sub(r"^\d+\.\s+", "", heading.strip())
+
+
+def section_parts(nb) -> list[tuple[str, object, str]]:
+    """The lesson as (section title, cell, text) in order: a markdown cell is cut at its headings (levels 1-3,
+    the heading line going with the section it opens), a code cell is one part with its source."""
+    parts, current = [], ""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            parts.append((current, cell, cell.source))
+            continue
+        start = 0
+        for match in SECTION_HEADING.finditer(cell.source):
+            if cell.source[start:match.start()].strip():
+                parts.append((current, cell, cell.source[start:match.start()]))
+            current, start = section_title(match.group(1)), match.start()
+        parts.append((current, cell, cell.source[start:]))
+    return parts
+
+
+def has_figure(cell) -> bool:
+    return any(k.startswith("image/") for o in cell.get("outputs", []) for k in o.get("data", {}))
+
+
+def section_counts(nb, section: str, counted: str, name: str = "notebook") -> tuple[int, int, int]:
+    """(words, code cells, exercises) of what a class does of ``section`` of a lesson:
+
+    - ``core``: its cells tagged ``core`` (markdown with the answers removed; code cells but exercises'
+      solutions; the exercises they hold);
+    - ``all``: all its cells, counted the same way;
+    - ``figures``: only its code cells that show a figure (shown and talked over, no text read);
+    - ``exercise N``: the N-th exercise of the lesson (its question's words and one exercise), done by hand.
+    """
+    from tools.notebook_cells import lesson_exercises
+
+    found = re.fullmatch(r"exercise (\d+)", counted)
+    if found:
+        questions = lesson_exercises(nb, name)[1]
+        number = int(found.group(1))
+        if not 1 <= number <= len(questions):
+            raise ValueError(f"{name} has no exercise {number} (it has {len(questions)})")
+        return len(questions[number - 1].question.split()), 0, 1
+    if counted not in COUNTED:
+        raise ValueError(f"what is counted of a section must be one of {', '.join(COUNTED)} or 'exercise N', "
+                         f"not {counted!r}")
+    parts = [(cell, text) for title, cell, text in section_parts(nb) if title == section]
+    if not parts:
+        raise ValueError(f"{name} has no section {section!r}")
+    if counted == "figures":
+        return 0, sum(cell.cell_type == "code" and has_figure(cell) for cell, _ in parts), 0
+    if counted == "core":
+        parts = [(cell, text) for cell, text in parts if is_core(cell)]
+    markdown = [remove_answers(text) for cell, text in parts if cell.cell_type == "markdown"]
+    code = sum(cell.cell_type == "code" and not is_solution(cell) for cell, _ in parts)
+    exercises = sum(max(1, len(re.findall(r"^\s{0,3}\d+\.\s", q, re.M))) for q in
+                    exercise_questions(_markdown_notebook(markdown))) if markdown else 0
+    return sum(len(t.split()) for t in markdown), code, exercises
+
+
+def _markdown_notebook(texts: list[str]):
+    import nbformat
+
+    return nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(t) for t in texts])
+
+
+def teaching_minutes(words: int, code: int, exercises: int, rate: float = TEACHING_RATE) -> float:
+    """The rule's minutes times the teaching rate (not rounded)."""
+    return rate * (words / WORDS_PER_MINUTE + MINUTES_PER_CODE_CELL * code + MINUTES_PER_EXERCISE * exercises)
+
+
+@dataclass(frozen=True)
+class PathSection:
+    step: str
+    lesson: str  # the lesson's number
+    section: str
+    counted: str
+    words: int
+    code: int
+    exercises: int
+    minutes: float
+
+
+def read_path_sections(path: Path = GUIDE) -> list[PathSection]:
+    """The guide's table of the class path's sections (columns step, lesson, section, counted, words, code,
+    exercises, minutes)."""
+    rows = _table_with(Path(path).read_text(encoding="utf-8"), "step", "lesson", "section", "counted", "words")
+    return [PathSection(r["step"], r["lesson"], r["section"].strip("*\" "), r["counted"], int(r["words"]),
+                        int(r["code"]), int(r["exercises"]), float(r["minutes"])) for r in rows]
+
+
+# ------------------------------------------------------------------- folders made for a class, and changed
+
+MADE = ".evalkit-made.json"
+# what JupyterLab and Python add to a folder by opening it: not a change of the student's or the teacher's
+NOT_A_CHANGE = (".ipynb_checkpoints", "__pycache__", ".virtual_documents", MADE)
+
+
+def content_digest(path: Path) -> str:
+    """A digest of what a person can change in a file: a notebook's cells' types and sources (running cells,
+    their outputs and counts, and the metadata JupyterLab writes do not count), any other file's bytes."""
+    import hashlib
+    import json
+
+    path = Path(path)
+    data = path.read_bytes()
+    if path.suffix == ".ipynb":
+        try:
+            cells = json.loads(data.decode("utf-8")).get("cells", [])
+            data = json.dumps([[c.get("cell_type"), "".join(c.get("source", ""))] for c in cells]).encode()
+        except (ValueError, AttributeError):
+            pass  # not a notebook JSON: its bytes
+    return hashlib.sha256(data).hexdigest()
+
+
+def folder_files(folder: Path) -> list[str]:
+    """The files of ``folder`` (relative, with /), without what merely opening it adds."""
+    folder = Path(folder)
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
+                  if p.is_file() and not set(p.relative_to(folder).parts) & set(NOT_A_CHANGE))
+
+
+def record_made(folder: Path, files: dict[str, str] | None = None, **extra) -> None:
+    """Write ``folder``'s record of what was made in it: each file's :func:`content_digest` (by default every
+    file now there), and any ``extra`` fields."""
+    import json
+
+    folder = Path(folder)
+    files = {name: content_digest(folder / name) for name in folder_files(folder)} if files is None else files
+    (folder / MADE).write_text(json.dumps({"files": files, **extra}, indent=1, sort_keys=True) + "\n",
+                               encoding="utf-8")
+
+
+def read_made(folder: Path) -> dict | None:
+    """The record :func:`record_made` wrote in ``folder``; None when there is none (or it is unreadable)."""
+    import json
+
+    try:
+        made = json.loads((Path(folder) / MADE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return made if isinstance(made, dict) and isinstance(made.get("files"), dict) else None
+
+
+def changed_since_made(folder: Path) -> list[str] | None:
+    """The files of ``folder`` changed, added or removed since it was made (:func:`content_digest` against the
+    record); None when the folder has no record (made by an older version: assume a person changed it)."""
+    made = read_made(folder)
+    if made is None:
+        return None
+    files, now = made["files"], folder_files(folder)
+    changed = [n for n in now if n not in files or content_digest(Path(folder) / n) != files[n]]
+    return sorted(changed + [n for n in files if n not in now])
+
+
+def class_path_rows(path: Path = GUIDE) -> list[tuple[PathSection, tuple[int, int, int], float]]:
+    """Each row of the guide's class-path sections, with its counts and minutes recomputed from the lesson."""
+    files = {p.name[:2]: p for p in lesson_files(Path(path).parent)}
+    out = []
+    for row in read_path_sections(path):
+        if row.lesson not in files:
+            raise ValueError(f"the class path names lesson {row.lesson}, which is not in {Path(path).parent}")
+        counts = section_counts(read_notebook(files[row.lesson]), row.section, row.counted, files[row.lesson].name)
+        out.append((row, counts, teaching_minutes(*counts)))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the rule's minutes for every lesson next to the guide's; with --class-path, the first class's
+    sections recounted at the teaching rate, as the guide's table."""
+    import sys
+
+    argv = sys.argv[1:] if argv is None else argv
+    if "--class-path" in argv:
+        totals: dict[str, float] = {}
+        print("| step | lesson | section | counted | words | code | exercises | minutes |")
+        print("|------|--------|---------|---------|------:|-----:|----------:|--------:|")
+        for row, (words, code, exercises), minutes in class_path_rows():
+            totals[row.step] = totals.get(row.step, 0.0) + minutes
+            print(f"| {row.step} | {row.lesson} | {row.section} | {row.counted} | {words} | {code} | {exercises} | {minutes:.1f} |")
+        print(f"\nat {TEACHING_RATE} times the reading rule; minutes per step (rounded up): "
+              + ", ".join(f"step {step}: {math.ceil(total)}" for step, total in totals.items()))
+        return 0
     rows = read_guide()
     print(f"{'notebook':45} {'words':>6} {'code':>5} {'exerc.':>6} {'rule':>5} {'guide':>6} {'core':>5}")
     for path in lesson_files():

@@ -1,13 +1,17 @@
-"""The lesson site, in two editions: ``make site``, then open site/index.html.
+"""The lesson site, in two editions that are two separate sites: ``make site``.
 
-    python -m tools.site                          # both editions -> site/student/, site/teacher/, site/index.html
+    python -m tools.site                          # both editions -> site/student/ and site/teacher/
     python -m tools.site --out DIR --edition student
 
 - **student/**: the student edition of every lesson (tools.exercises.student_edition: the ``<details>``
   answers and the solution cells' code and outputs removed, the self-checks kept); no teacher's guide.
+  It stands alone: no page of it links to the teacher edition or to anything outside its folder, and no
+  file of the teacher edition is in it, so it can be served or copied by itself (what students get).
 - **teacher/**: the lessons as they are, answers in closed ``<details>`` blocks and solution outputs shown,
-  and the teacher's guide (notebooks/README.md) as a page.
-- **index.html**: links to both editions and the lesson table (number, title, minutes, kind, summary).
+  and the teacher's guide (notebooks/README.md) as a page.  Never give it to students.
+
+There is no shared front page: each edition's own home page holds the lesson table (number, title, minutes,
+kind, summary), and ``out/`` holds nothing but the edition folders.
 
 Each edition is a Sphinx site built the way Jupyter Book 1 builds one (MyST-NB, sphinx-book-theme:
 sidebar, per-page contents, full-text search), from copies of the notebooks in a temporary folder; the
@@ -25,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import html
 import json
 import re
 import shutil
@@ -37,7 +40,7 @@ from pathlib import Path
 
 from tools.exercises import student_edition
 from tools.lessons import (
-    GUIDE, NOTEBOOKS, ROOT, lesson_files, lesson_title, markdown_to_html, read_guide, read_notebook,
+    GUIDE, NOTEBOOKS, ROOT, lesson_files, lesson_title, read_guide, read_notebook,
 )
 
 EDITIONS = ("student", "teacher")
@@ -57,7 +60,13 @@ INTRO = {
     "student": "The lessons without their answers: try each exercise yourself; the self-check cells tell you "
                "whether your answer is right. To run the code, open the lessons in JupyterLab.",
     "teacher": "The lessons as they are, with the answers (in closed *Answer* blocks) and the solution cells' "
-               "outputs, and the [teacher's guide](guide.md). Students use the student edition.",
+               "outputs, and the [teacher's guide](guide.md). Students get the student edition, a separate site "
+               "(its own folder, `site/student/`): never give them this one.",
+}
+FOOTER = {
+    "student": "The student edition of the evalkit lessons.",
+    "teacher": "The teacher edition, with the answers: for the teacher only (students get the student edition, "
+               "a separate site).",
 }
 
 
@@ -192,7 +201,7 @@ def write_sources(edition: str, notebooks: list[Path], src: Path, guide: Path, t
     settings = {
         "project": "evalkit lessons",
         "title": f"evalkit lessons ({edition} edition)",
-        "footer": f"The {edition} edition. <a href=\"../index.html\">Both editions</a>.",
+        "footer": FOOTER[edition],
     }
     (src / "settings.json").write_text(json.dumps(settings, indent=1), encoding="utf-8")
     names = {p.name for p in notebooks}
@@ -226,66 +235,10 @@ def run_sphinx(jobs: dict[str, tuple[Path, Path]], work: Path) -> None:
         raise SiteError("\n".join(failed))
 
 
-def home_page(notebooks: list[Path], titles: dict[str, str], rows: dict, editions: tuple[str, ...]) -> str:
-    """site/index.html: the two editions and the lesson table."""
-    links = {
-        "student": '<li><a href="student/index.html">The student edition</a>: the lessons without their answers '
-                   "(the self-checks are kept). Give students this one.</li>",
-        "teacher": '<li><a href="teacher/index.html">The teacher edition</a>: the lessons with the answers and '
-                   'the solution outputs, and <a href="teacher/guide.html">the teacher\'s guide</a>.</li>',
-    }
-    lines = []
-    for path in notebooks:
-        row = rows[path.name]
-        cells = [f'<td class="number">{html.escape(lesson_number(path, row))}</td>',
-                 f"<td>{html.escape(titles[path.name])}</td>"]
-        cells += [f'<td><a href="{e}/{page_name(path)}">{e}</a></td>' for e in editions]
-        summary = markdown_to_html(row.summary).strip().removeprefix("<p>").removesuffix("</p>")
-        cells += [f'<td class="minutes">{row.minutes}</td>', f"<td>{html.escape(row.kind)}</td>", f"<td>{summary}</td>"]
-        lines.append(f"<tr>{''.join(cells)}</tr>")
-    heads = "".join(f"<th>{e}</th>" for e in editions)
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>evalkit lessons</title>
-<style>
-body {{ font-family: system-ui, "DejaVu Sans", sans-serif; line-height: 1.5; max-width: 64em; margin: 2em auto;
-       padding: 0 1em; color: #222; }}
-table {{ border-collapse: collapse; width: 100%; }}
-th, td {{ text-align: left; vertical-align: top; padding: 0.35em 0.6em; border-bottom: 1px solid #ddd; }}
-td.number, td.minutes {{ white-space: nowrap; }}
-td.minutes, th.minutes {{ text-align: right; }}
-img.math {{ height: auto; max-width: 100%; }}
-.core-key {{ border-left: 4px solid #1b7f5c; padding-left: 0.6em; }}
-</style>
-</head>
-<body>
-<h1>evalkit lessons</h1>
-<p>BLEU, GLEU, ROUGE and friends derived step by step. These pages show each lesson as it was last run, with
-its stored outputs; nothing on them needs the network. To run the code, use JupyterLab (<code>make lab</code>).
-The teacher's guide gives prerequisites, core and optional parts, and a 90-minute class path.</p>
-<ul>
-{chr(10).join(links[e] for e in editions)}
-</ul>
-<p class="core-key">On the lesson pages, cells with a green rule on the left and a <strong>core</strong> label
-are the core of a lesson: what a class covers in the time the guide gives it. The other cells are optional
-reading.</p>
-<table>
-<thead><tr><th>#</th><th>lesson</th>{heads}<th class="minutes">minutes</th><th>kind</th><th>summary</th></tr></thead>
-<tbody>
-{chr(10).join(lines)}
-</tbody>
-</table>
-</body>
-</html>
-"""
-
-
 def build(notebooks: list[Path], out: Path, guide: Path = GUIDE, editions: tuple[str, ...] = EDITIONS) -> list[Path]:
-    """Build ``out/<edition>/`` for each edition and ``out/index.html``; returns the index and each edition's
-    folder.  An edition's folder is replaced as a whole."""
+    """Build ``out/<edition>/`` for each edition, each a site of its own; returns each edition's folder.  An
+    edition's folder is replaced as a whole; the front page linking both editions that older builds wrote
+    (``out/index.html``) is removed."""
     editions = tuple(e for e in EDITIONS if e in editions)
     if not editions:
         raise SiteError(f"no edition to build: choose among {', '.join(EDITIONS)}")
@@ -316,9 +269,10 @@ def build(notebooks: list[Path], out: Path, guide: Path = GUIDE, editions: tuple
             if dest.exists():
                 shutil.rmtree(dest)
             shutil.move(str(html_dir), str(dest))
-    index = out / "index.html"
-    index.write_text(home_page(notebooks, titles, rows, editions), encoding="utf-8")
-    return [index] + [out / e for e in editions]
+    stale_front_page = out / "index.html"
+    if stale_front_page.is_file():
+        stale_front_page.unlink()
+    return [out / e for e in editions]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -333,9 +287,10 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     build(notebooks, args.out, args.notebooks / "README.md", editions)
     seconds = time.perf_counter() - start
-    built = " and ".join(f"{args.out}/{e}/" for e in editions)
-    print(f"{len(notebooks)} lessons in {built} ({seconds:.0f} s): open {args.out}/index.html in a browser "
-          "(works offline)")
+    print(f"{len(notebooks)} lessons ({seconds:.0f} s), each edition a site of its own (works offline):")
+    for edition in editions:
+        print(f"  {edition}: open {args.out}/{edition}/index.html"
+              + ("; give students this folder alone" if edition == "student" else "; for the teacher only"))
     return 0
 
 
