@@ -306,7 +306,7 @@ def check_answer(value: Any, digest: str, hint: str = "") -> None:
     except Exception as error:  # noqa: BLE001 - an odd object must not stop the lesson
         print(f"✗ Not yet: this answer could not be read ({type(error).__name__}: {error!s:.80}).")
         return
-    _record(digest, right)
+    _record(digest, new[0] if right is not None else None)  # the form answer_digest(value) would take
     if right is not None:
         print("✓ Correct.")
     elif hint:

@@ -266,6 +266,11 @@ def test_a_check_records_its_answer_for_redigest(cheap_scrypt, capsys, tmp_path,
     check_answer(..., digest)  # not answered: nothing to record
     lines = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
     assert lines == [{"digest": digest, "answer": '["a", 0.5000]'}, {"digest": digest, "answer": None}]
+    # an answer on a half that matched in its second reading is recorded in its first, the one answer_digest keeps
+    record.unlink()
+    rounded_down = answer_digest(0.0312)
+    check_answer(0.3 / 9.6, rounded_down)
+    assert json.loads(record.read_text(encoding="utf-8")) == {"digest": rounded_down, "answer": "0.0313"}
 
 
 # ------------------------------------------------------------------------- the lessons, edited by a student
