@@ -271,6 +271,11 @@ def test_a_check_records_its_answer_for_redigest(cheap_scrypt, capsys, tmp_path,
     rounded_down = answer_digest(0.0312)
     check_answer(0.3 / 9.6, rounded_down)
     assert json.loads(record.read_text(encoding="utf-8")) == {"digest": rounded_down, "answer": "0.0313"}
+    capsys.readouterr()
+    monkeypatch.setenv(lesson.RECORD_ENV, str(tmp_path))  # a folder: the record cannot be written, the check goes on
+    check_answer(0.0312, rounded_down)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("(the answer could not be recorded") and out[1] == "✓ Correct."
 
 
 # ------------------------------------------------------------------------- the lessons, edited by a student
