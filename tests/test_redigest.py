@@ -42,7 +42,7 @@ def write(nb, path):
 
 
 def test_redigest_remakes_every_digest_and_keeps_the_outputs(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(lesson, "SCRYPT_N", 2 ** 10)  # the new digests' cost; check_answer reads it from them
+    monkeypatch.setattr(lesson, "SCRYPT_LOG_N", 10)  # the new digests' cost; check_answer reads it from them
     good, bad = tmp_path / "01-tiny.ipynb", tmp_path / "02-wrong.ipynb"
     write(tiny_lesson(), good)
     before_bad = write(tiny_lesson(answer_a="0.0314"), bad)  # its answer does not match its digest
@@ -59,7 +59,7 @@ def test_redigest_remakes_every_digest_and_keeps_the_outputs(tmp_path, monkeypat
     assert [c.metadata for c in after.cells] == [c.metadata for c in before.cells]
     sources = "\n".join(c.source for c in after.cells)
     assert "sha256:" not in sources
-    new = re.findall(r"scrypt:n=1024,r=8,p=1:[0-9a-f]{32}:[0-9a-f]{32}", sources)
+    new = re.findall(r"scrypt:ln10r8p1:[0-9a-f]{32}:[0-9a-f]{32}", sources)
     assert len(new) == 3 and len(set(new)) == 2  # e1's digest in the solution and in the markdown: one digest
     half, words = re.search(r'check_answer\(e1, "([^"]+)"', after.cells[2].source)[1], \
         re.search(r'check_answer\(e2, "([^"]+)"', after.cells[2].source)[1]
@@ -84,5 +84,5 @@ def test_a_digest_never_checked_or_checked_wrong_is_refused():
 
 def test_the_old_digest_pattern_finds_every_form_and_nothing_else():
     nb = new_notebook(cells=[new_code_cell(f'check_answer(e1, "{HALF}")  # {HALF}\ncheck_answer(e2, "sha256:00")'),
-                             new_markdown_cell(f"{WORDS} and scrypt:n=1024,r=8,p=1:{'0' * 32}:{'0' * 32}")])
+                             new_markdown_cell(f"{WORDS} and scrypt:ln10r8p1:{'0' * 32}:{'0' * 32}")])
     assert redigest.old_digests(nb) == [HALF, WORDS]
