@@ -4,6 +4,9 @@ inputs, and in the student edition with right and wrong answers."""
 from __future__ import annotations
 
 import copy
+import functools
+import hashlib
+import json
 import math
 import re
 from fractions import Fraction
@@ -14,6 +17,7 @@ import numpy as np
 import pytest
 from nbformat.v4 import new_code_cell
 
+from evalkit import lesson
 from evalkit.lesson import NOTE, Quotes, answer_digest, check_answer
 from tools import exercises, lessons
 
@@ -70,21 +74,36 @@ def test_quotes_need_the_same_names():
 
 # ------------------------------------------------------------------------------------- self-checks
 
+@pytest.fixture
+def cheap_scrypt(monkeypatch):
+    """answer_digest with scrypt's cost at its smallest allowed n (2 ** 10), so the many cases below stay fast;
+    check_answer reads the cost from the digest itself, so the code path is the one the lessons use."""
+    monkeypatch.setattr(lesson, "SCRYPT_LOG_N", 10)
+
+
+def verdicts(capsys, value, digest, **kwargs) -> str:
+    check_answer(value, digest, **kwargs)
+    return capsys.readouterr().out.strip()
+
+
 @pytest.mark.parametrize("right, same", [
     ([(2, 3), (1, 2)], [(2, 3), (1, 2)]),
     ([(2, 3), (1, 2)], ([2, 3], (1, 2))),  # lists and tuples alike
     (2 / 3, Fraction(2, 3)),
     (0.70710678, 0.70711),  # four decimals
     (np.float64(0.5), 0.5),
+    (np.array([1, 2]), [1.0, 2]),
     ("Cat sat", "  cat   SAT "),
     ("no", "No."),
     (",", ","),
     ({"a", "b"}, {"b", "a"}),
     ({"x": 1.0, "y": 2}, {"y": 2.0, "x": 1}),
     (True, True),
+    (float("nan"), np.nan),
+    (10 ** 400, 10 ** 400),
 ])
-def test_equal_answers_have_equal_digests(right, same):
-    assert answer_digest(right) == answer_digest(same)
+def test_equal_answers_are_accepted(cheap_scrypt, capsys, right, same):
+    assert verdicts(capsys, same, answer_digest(right)) == "✓ Correct."
 
 
 @pytest.mark.parametrize("right, other", [
@@ -94,14 +113,18 @@ def test_equal_answers_have_equal_digests(right, same):
     (True, 1),
     (1, "1"),
     ({"a"}, ["a"]),
+    ({}, set()),
     ([","], ["."]),  # tokens keep their punctuation
     (["5", "-"], ["5-"]),
+    pytest.param(["a", "b"], "[a, b]", marks=pytest.mark.hardening),  # issue 32 item 12, below
+    pytest.param(float("nan"), "nan", marks=pytest.mark.hardening),
+    (10 ** 400, 10 ** 400 + 1),
 ])
-def test_different_answers_have_different_digests(right, other):
-    assert answer_digest(right) != answer_digest(other)
+def test_different_answers_are_refused(cheap_scrypt, capsys, right, other):
+    assert verdicts(capsys, other, answer_digest(right)) == "✗ Not yet."
 
 
-def test_check_answer_prints_and_never_raises_for_a_wrong_answer(capsys):
+def test_check_answer_prints_a_verdict_for_every_answer(cheap_scrypt, capsys):
     digest = answer_digest(0.25)
     check_answer(0.25, digest)
     check_answer(0.5, digest, hint="square the precision.")
@@ -112,13 +135,150 @@ def test_check_answer_prints_and_never_raises_for_a_wrong_answer(capsys):
     assert out[1] == "✗ Not yet: square the precision."
     assert out[2].startswith("… Not answered yet")
     assert out[3].startswith("✗ Not yet: an answer is a number")
-    with pytest.raises(ValueError, match="answer_digest"):
-        check_answer(0.25, "0.25")
 
 
-def test_a_digest_does_not_show_the_answer():
-    digest = answer_digest([(2, 3), (1, 2)])
-    assert re.fullmatch(r"sha256:[0-9a-f]{24}", digest)
+def test_a_hint_that_is_a_question_keeps_its_question_mark(cheap_scrypt, capsys):
+    # issue 30, Exercises: 'Hints ending in "?" print "?."'
+    digest = answer_digest("higher")
+    assert verdicts(capsys, "lower", digest, hint="which way does the penalty move?") == \
+        "✗ Not yet: which way does the penalty move?"
+    assert verdicts(capsys, "lower", digest, hint="look again!") == "✗ Not yet: look again!"
+    assert verdicts(capsys, "lower", digest, hint="look again") == "✗ Not yet: look again."
+
+
+def self_containing_list():
+    answer = [1, 2]
+    answer.append(answer)
+    return answer
+
+
+class Hostile:
+    """An object that fails whichever way it is read."""
+
+    def tolist(self):
+        raise RuntimeError("no list here")
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("answer, said", [
+    # issue 32 item 12: "check_answer raises OverflowError (10**400) and RecursionError (a list that contains
+    # itself) though its docstring says it never raises"
+    (10 ** 400, "✗ Not yet."),
+    (-10 ** 400, "✗ Not yet."),
+    (self_containing_list(), "✗ Not yet: the answer is a list that contains itself."),
+    ({"a": self_containing_list()}, "✗ Not yet: the answer is a list that contains itself."),
+    (functools.reduce(lambda inner, _: [inner], range(5000), 0), "✗ Not yet: the answer is nested more than"),
+    (Hostile(), "✗ Not yet: this answer could not be read (RuntimeError: no list here)."),
+    (float("inf"), "✗ Not yet."),
+    (b"0.25", "✗ Not yet: an answer is a number, string, bool, None, or a list, tuple, set or dict of them; got bytes."),
+])
+def test_check_answer_never_raises(cheap_scrypt, capsys, answer, said):
+    assert verdicts(capsys, answer, answer_digest(0.25)).startswith(said)
+
+
+@pytest.mark.hardening
+@pytest.mark.parametrize("digest, said", [
+    # issue 32 item 12: "a malformed digest gives a silent ✗"
+    ("0.25", "a digest starts with 'scrypt:'"),
+    (None, "the digest is a NoneType, not a string"),
+    ("sha256:89ef35f3", "a 'sha256:' digest has 24 lowercase hex digits"),
+    ("scrypt:ln16r8p1:00ff:00ff", "a 'scrypt:' digest reads"),
+    ("scrypt:n=65536,r=8,p=1:" + "0" * 32 + ":" + "0" * 32, "a 'scrypt:' digest reads"),
+    ("scrypt:ln20r16p4:" + "0" * 32 + ":" + "0" * 32, "more than 256"),
+    ("scrypt:ln2r8p1:" + "0" * 32 + ":" + "0" * 32, "ln2 is outside"),
+    ("scrypt:ln16r0p1:" + "0" * 32 + ":" + "0" * 32, "r0 is outside"),
+])
+def test_a_malformed_digest_says_so(capsys, digest, said):
+    out = verdicts(capsys, 0.25, digest)
+    assert out.startswith("⚠ This self-check cannot check answers: ") and said in out
+    assert out.endswith("Tell your teacher; your answer was not checked.")
+    assert "✗" not in out and "✓" not in out
+
+
+@pytest.mark.hardening
+def test_an_answer_on_a_half_does_not_flip_with_one_ulp(cheap_scrypt, capsys):
+    # issue 32 item 12: "an answer on a 4-decimal half ((0.1 + 0.2) / 9.6 vs 0.3 / 9.6) flips between ✓ and ✗
+    # with one ulp"
+    above, exact = (0.1 + 0.2) / 9.6, 0.3 / 9.6
+    assert above != exact and f"{above:.4f}" == "0.0313" and f"{exact:.4f}" == "0.0312"  # the flip itself
+    for right in (above, exact, Fraction(1, 32), 0.03125 * (1 - 1e-15)):
+        digest = answer_digest(right)
+        for same in (above, exact, Fraction(1, 32), 0.03125 * (1 - 1e-15), "0.03125", 0.0313):
+            if isinstance(same, str):
+                same = float(same)
+            assert verdicts(capsys, same, digest) == "✓ Correct.", (right, same)
+        for wrong in (0.0314, 0.0311, 0.03115, 0.03145, -0.03125):
+            assert verdicts(capsys, wrong, digest) == "✗ Not yet.", (right, wrong)
+    # the one extra answer accepted: a number on the next half, which at four decimals also reads 0.0313
+    assert verdicts(capsys, 0.03135, answer_digest(exact)) == "✓ Correct."
+    # away from a half nothing changes: the answer is rounded, the neighbour is wrong
+    digest = answer_digest(0.031249)
+    assert verdicts(capsys, 0.03124, digest) == "✓ Correct."
+    assert verdicts(capsys, 0.0313, digest) == "✗ Not yet."
+    # a large number: the tolerance is capped, 123456.789 is not near a half
+    digest = answer_digest(123456.789)
+    assert verdicts(capsys, 123456.7890, digest) == "✓ Correct."
+    assert verdicts(capsys, 123456.7891, digest) == "✗ Not yet."
+
+
+def test_at_most_eight_readings_are_tried(cheap_scrypt, capsys, monkeypatch):
+    keys = []
+    real = lesson._scrypt_key
+    monkeypatch.setattr(lesson, "_scrypt_key", lambda *args: keys.append(args) or real(*args))
+    digest = answer_digest([0.0312] * 10)
+    keys.clear()
+    assert verdicts(capsys, [0.03135] * 10, digest) == "✗ Not yet."  # ten numbers on a half: 1,024 readings
+    assert len(keys) == 8
+    keys.clear()
+    assert verdicts(capsys, [0.0312] * 10, digest) == "✓ Correct."
+    assert len(keys) == 1
+
+
+def test_a_digest_is_salted_and_slow():
+    """scrypt with 64 MiB (2 ** 16 x 8 x 128 bytes): about 0.2 s a check on the machine it was tuned on."""
+    first, second = answer_digest([(2, 3), (1, 2)]), answer_digest([(2, 3), (1, 2)])
+    for digest in (first, second):
+        assert re.fullmatch(r"scrypt:ln16r8p1:[0-9a-f]{32}:[0-9a-f]{32}", digest)
+        assert not exercises.NUMBER.findall(digest)  # no number for the leak check to find
+    assert first.split(":")[2] != second.split(":")[2]  # a fresh salt each time
+    assert first.split(":")[3] != second.split(":")[3]
+    key = hashlib.scrypt('evalkit answer v2\n[[2.0000, 3.0000], [1.0000, 2.0000]]'.encode(),
+                         salt=bytes.fromhex(first.split(":")[2]), n=2 ** 16, r=8, p=1, maxmem=2 ** 27, dklen=16)
+    assert key.hex() == first.split(":")[3]  # the key is scrypt of the documented canonical form
+
+
+def test_the_older_sha256_digests_are_still_accepted(capsys):
+    # made by evalkit.lesson.answer_digest at fe559b7, before digests were salted (lesson 01 and others hold such
+    # digests until tools.redigest converts them); the first is re-derived here from its documented form
+    old = "sha256:7986acdfd98db06e04fdbf2a"
+    assert old == "sha256:" + hashlib.sha256(b"evalkit answer\n[[2.0000, 3.0000], [1.0000, 2.0000]]").hexdigest()[:24]
+    assert verdicts(capsys, [(2, 3), (1, 2)], old) == "✓ Correct."
+    assert verdicts(capsys, [(1, 3), (1, 2)], old) == "✗ Not yet."
+    no = "sha256:" + hashlib.sha256(b"evalkit answer\nno").hexdigest()[:24]
+    assert verdicts(capsys, "No.", no) == "✓ Correct."
+    half = "sha256:" + hashlib.sha256(b"evalkit answer\n0.0312").hexdigest()[:24]  # 0.3 / 9.6, as it was rounded
+    assert verdicts(capsys, (0.1 + 0.2) / 9.6, half) == "✓ Correct."
+
+
+def test_a_check_records_its_answer_for_redigest(cheap_scrypt, capsys, tmp_path, monkeypatch):
+    record = tmp_path / "answers.jsonl"
+    monkeypatch.setenv(lesson.RECORD_ENV, str(record))
+    digest = answer_digest(["a", 0.5])
+    check_answer(("A", 0.50001), digest)
+    check_answer(["b", 0.5], digest)
+    check_answer(..., digest)  # not answered: nothing to record
+    lines = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
+    assert lines == [{"digest": digest, "answer": '["a", 0.5000]'}, {"digest": digest, "answer": None}]
+    # an answer on a half that matched in its second reading is recorded in its first, the one answer_digest keeps
+    record.unlink()
+    rounded_down = answer_digest(0.0312)
+    check_answer(0.3 / 9.6, rounded_down)
+    assert json.loads(record.read_text(encoding="utf-8")) == {"digest": rounded_down, "answer": "0.0313"}
+    capsys.readouterr()
+    monkeypatch.setenv(lesson.RECORD_ENV, str(tmp_path))  # a folder: the record cannot be written, the check goes on
+    check_answer(0.0312, rounded_down)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("(the answer could not be recorded") and out[1] == "✓ Correct."
 
 
 # ------------------------------------------------------------------------- the lessons, edited by a student

@@ -6,8 +6,9 @@ three rules are read by ``tools.notebook_cells``, which ``tools.lessons`` shares
 - the answer to an exercise is a ``<details><summary>Answer</summary> ... </details>`` block in the
   question's markdown cell or in the next markdown cell;
 - the code cells that compute and check an answer carry the cell tag ``solution``; a solution cell ends
-  with a self-check, ``check_answer(name, "sha256:...", hint="...")`` (see ``evalkit.lesson``): it
-  compares the answer held in ``name`` with a digest of the right one;
+  with a self-check, ``check_answer(name, "scrypt:...", hint="...")`` (see ``evalkit.lesson``): it
+  compares the answer held in ``name`` with a salted digest of the right one (this module reads only the
+  name checked, never the digest);
 - the text under the "On your own" heading, before the first numbered question, is the exercises' intro
   (what they use: the example, the formula);
 - a cell tagged ``sheet`` is something a student needs on paper (an example, a formula, a table): a
