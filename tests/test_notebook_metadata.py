@@ -110,9 +110,9 @@ def test_jupyterlab_leaves_a_lesson_with_this_spec_unchanged_on_a_plain_open(tmp
             for name in ("old.ipynb", "new.ipynb"):
                 page = browser.new_page()
                 page.goto(f"http://127.0.0.1:{port}/lab/tree/{name}?token={token}")
-                page.wait_for_selector(".jp-Notebook", timeout=60_000)
+                page.wait_for_selector(".jp-Notebook", timeout=180_000)
                 page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", state="attached",
-                                       timeout=60_000)
+                                       timeout=180_000)
                 # the kernel's spec and info reach the page soon after: watch the tab for 20 s
                 marked = page.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty")
                 deadline = time.monotonic() + 20
