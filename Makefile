@@ -9,7 +9,8 @@
 #               property tests at their full number of examples, and the slow lesson runs
 #   make peers  record the peers' slow numbers again into tests/peers/ (after a pinned peer changes)
 # For teachers (see notebooks/README.md, the teacher's guide); all work offline once installed:
-#   make exercises  student editions and printable sheets -> exercises/, answer keys -> answer-keys/
+#   make exercises  student editions and printable sheets (A4; PAPER=letter for US Letter) -> exercises/,
+#               answer keys -> answer-keys/
 #   make site       the lessons as two static web sites: site/student/ (hand out this folder alone), site/teacher/
 #   make figures    every lesson's figures as PNG and SVG, projector style -> figures/
 # Other targets: make notebooks (re-execute every lesson in place), make bench (benchmarks), make clean.
@@ -26,6 +27,8 @@ PORT   ?= 8888
 # The recipe execs the starter, so a signal to make (kill, a closed terminal) reaches it and stops the server.
 EDITION ?= student
 LAB_ARGS ?=
+# make exercises prints the sheets on A4, or PAPER=letter for US Letter
+PAPER ?= a4
 # make site builds both editions, or SITE_EDITION=student / teacher
 SITE_EDITION ?= both
 BIN    := $(VENV)/bin
@@ -110,7 +113,7 @@ bench: install
 # A student's answers in exercises/ are never deleted: an existing folder a student changed (an answer written,
 # a file added; running cells is no change) is kept as exercises.old-<time>/; an untouched one is replaced.
 exercises: install
-	@$(BIN)/python -m tools.exercises --out exercises --keys answer-keys
+	@$(BIN)/python -m tools.exercises --out exercises --keys answer-keys --paper $(PAPER)
 
 # The stored outputs as they are: no kernel, no re-execution, nothing fetched.
 site: install-site

@@ -227,6 +227,30 @@ def test_sheets_and_keys_print_to_pdf(tmp_path):
         assert data.startswith(b"%PDF-") and b"/Type /Page" in data.replace(b"/Type/Page", b"/Type /Page")
 
 
+def test_sheets_are_a4_unless_letter_is_asked_for(tmp_path):
+    # Issue 31 item 7: the sheets followed the machine's locale (US Letter on the lecturer's machine).
+    nb = tiny_lesson()
+    for make in (exercises.exercise_sheet, exercises.answer_key):
+        assert "size: A4;" in make(nb, "09-tiny.ipynb")
+        assert "size: letter;" in make(nb, "09-tiny.ipynb", "letter")
+        with pytest.raises(ValueError, match="paper must be one of"):
+            make(nb, "09-tiny.ipynb", "a3")
+    chromium = exercises.find_chromium()
+    if chromium is None:
+        if browser_test_required():
+            pytest.fail(f"no Chromium to print the sheets with; {HOW_TO_ENABLE}", pytrace=False)
+        pytest.skip(f"no Chromium: the printed paper size is not tested; to test it, {HOW_TO_ENABLE}")
+    source = tmp_path / "09-tiny.ipynb"
+    nbformat.write(nb, str(source))
+    # The PDF's page box, in points: A4 is 210 x 297 mm = 595.3 x 841.9 pt, US Letter 8.5 x 11 in = 612 x 792 pt.
+    for paper, (width, height) in (("a4", (595.3, 841.9)), ("letter", (612.0, 792.0))):
+        written = exercises.build([source], tmp_path / paper, None, chromium, paper)
+        pdf = next(p for p in written if p.suffix == ".pdf").read_bytes()
+        box = re.search(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", pdf)
+        assert box is not None, "no /MediaBox in the PDF"
+        assert abs(float(box.group(1)) - width) < 1.5 and abs(float(box.group(2)) - height) < 1.5, (paper, box.group(0))
+
+
 def test_minutes_rule_on_a_tiny_lesson():
     # 4 code cells, 2 exercises ("1." and "2."), markdown words (split on white space): 9 + 15 + 4 + 8 + 5 = 41
     nb = tiny_lesson()

@@ -261,7 +261,6 @@ img.output { max-width: 100%; }
 .lines { margin-top: 0.6em; }
 .lines div { height: 2.1em; border-bottom: 1px solid #bbb; }
 .key { border-left: 3px solid #000; padding-left: 0.8em; margin: 0.4em 0; }
-@page { margin: 1.8cm; }
 @media print { body { margin: 0; max-width: none; } a { color: #000; text-decoration: none; } }
 """ + MATH_CSS
 
@@ -277,13 +276,19 @@ def _number(i: int, item: Exercise, count: int) -> str:
     return f'<h2 class="number">Exercise {i}</h2>\n'
 
 
-def _page(title: str, header: str, body: str) -> str:
+PAPER_SIZES = {"a4": "A4", "letter": "letter"}  # the sheets' paper: A4 by default, US Letter on request
+
+
+def _page(title: str, header: str, body: str, paper: str = "a4") -> str:
+    if paper not in PAPER_SIZES:
+        raise ValueError(f"paper must be one of {sorted(PAPER_SIZES)}, not {paper!r}")
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <title>{html.escape(title)}</title>
-<style>{SHEET_CSS}</style>
+<style>{SHEET_CSS}@page {{ size: {PAPER_SIZES[paper]}; margin: 1.8cm; }}
+</style>
 </head>
 <body>
 <header>
@@ -295,7 +300,7 @@ def _page(title: str, header: str, body: str) -> str:
 """
 
 
-def exercise_sheet(nb, name: str) -> str:
+def exercise_sheet(nb, name: str, paper: str = "a4") -> str:
     """The printable exercise sheet of a lesson (HTML), or "" when the lesson has no exercise: what a
     student needs (the cells tagged ``sheet``), then each question with ruled lines to write on."""
     intros, items = lesson_exercises(nb, name)
@@ -315,10 +320,10 @@ def exercise_sheet(nb, name: str) -> str:
                     + f'{markdown_to_html(item.question)}\n<div class="lines">{lines}</div>\n</section>')
     header = (f"<h1>{html.escape(title)}</h1>\n<p>Exercises from the evalkit lesson <code>{html.escape(name)}"
               '</code>.</p>\n<p class="name">Name: ______________________________ Date: ______________</p>')
-    return _page(f"Exercises: {title}", header, "\n".join(body))
+    return _page(f"Exercises: {title}", header, "\n".join(body), paper)
 
 
-def answer_key(nb, name: str) -> str:
+def answer_key(nb, name: str, paper: str = "a4") -> str:
     """The teacher's answer key of a lesson (HTML), or "" when the lesson has no exercise: each question, its
     answers, and its solution cells' code with their stored outputs."""
     intros, items = lesson_exercises(nb, name)
@@ -335,7 +340,7 @@ def answer_key(nb, name: str) -> str:
         body.append("\n".join(parts) + "\n</section>")
     header = (f"<h1>Answer key: {html.escape(title)}</h1>\n<p>For the teacher, not for the students: the "
               f"answers and solution code of <code>{html.escape(name)}</code>, with their stored outputs.</p>")
-    return _page(f"Answer key: {title}", header, "\n".join(body))
+    return _page(f"Answer key: {title}", header, "\n".join(body), paper)
 
 
 def raw_formulas(page: str) -> list[str]:
@@ -367,8 +372,8 @@ def find_chromium() -> str | None:
 
 
 def print_pdf(page: Path, pdf: Path, chromium: str) -> Path:
-    """Print the HTML file ``page`` to ``pdf`` with headless Chromium (A4 or Letter by the locale, no header
-    or footer)."""
+    """Print the HTML file ``page`` to ``pdf`` with headless Chromium (the paper size is the page's own
+    ``@page`` rule: A4 unless ``paper="letter"`` was asked for; no header or footer)."""
     with tempfile.TemporaryDirectory(prefix="evalkit-chromium-") as profile:
         run = subprocess.run([chromium, *CHROMIUM_PRINT_ARGS, f"--user-data-dir={profile}",
                               f"--print-to-pdf={pdf.resolve()}", page.resolve().as_uri()],
@@ -388,9 +393,11 @@ def print_pdfs(pages: list[Path], chromium: str) -> list[Path]:
 
 # ----------------------------------------------------------------------------------------------- build
 
-def build(notebooks: list[Path], out: Path, keys: Path | None = None, chromium: str | None = None) -> list[Path]:
+def build(notebooks: list[Path], out: Path, keys: Path | None = None, chromium: str | None = None,
+          paper: str = "a4") -> list[Path]:
     """Write the student edition of each lesson to ``out/``, its sheet to ``out/sheets/`` and, with ``keys``,
-    its answer key to ``keys/``; with ``chromium``, a PDF beside each sheet and key.  Returns the files."""
+    its answer key to ``keys/``; with ``chromium``, a PDF beside each sheet and key; sheets and keys on A4
+    paper, or US Letter with ``paper="letter"``.  Returns the files."""
     import nbformat
 
     out.mkdir(parents=True, exist_ok=True)
@@ -407,7 +414,7 @@ def build(notebooks: list[Path], out: Path, keys: Path | None = None, chromium: 
         nbformat.write(student, str(out / path.name))
         written.append(out / path.name)
         for folder, make in ((out / "sheets", exercise_sheet), (keys, answer_key)):
-            page = make(nb, path.name) if folder is not None else ""
+            page = make(nb, path.name, paper) if folder is not None else ""
             if page:
                 target = folder / f"{path.stem}.html"
                 target.write_text(page, encoding="utf-8")
@@ -449,6 +456,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keys", type=Path, default=None,
                         help="the teacher's folder for the answer keys (default: none written)")
     parser.add_argument("--no-pdf", action="store_true", help="write HTML only, even if Chromium is there")
+    parser.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4",
+                        help="the sheets' paper size (default: a4; letter for US Letter)")
     args = parser.parse_args(argv)
     notebooks = args.notebooks or lesson_files()
     chromium = None if args.no_pdf else find_chromium()
@@ -459,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
                 if changed else "made by an older version, so it may hold a student's answers")
         print(f"The previous {args.out}/ ({what}) is kept as {aside}/.")
     start = time.perf_counter()
-    written = build(notebooks, args.out, args.keys, chromium)
+    written = build(notebooks, args.out, args.keys, chromium, args.paper)
     seconds = time.perf_counter() - start
     sheets = [p for p in written if p.suffix == ".html" and p.parent == args.out / "sheets"]
     keys = [p for p in written if p.suffix == ".html" and args.keys is not None and p.parent == args.keys]
