@@ -110,7 +110,9 @@ def test_jupyterlab_leaves_a_lesson_with_this_spec_unchanged_on_a_plain_open(tmp
             for name in ("old.ipynb", "new.ipynb"):
                 page = browser.new_page()
                 page.goto(f"http://127.0.0.1:{port}/lab/tree/{name}?token={token}")
-                page.wait_for_selector(".jp-Notebook", timeout=180_000)
+                # The second page restores the first one's tab (JupyterLab's workspace), hidden behind the new one:
+                # wait for the visible notebook (CI saw the hidden one matched first and waited 180 s).
+                page.locator(".jp-Notebook:visible").first.wait_for(state="visible", timeout=180_000)
                 page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", state="attached",
                                        timeout=180_000)
                 # the kernel's spec and info reach the page soon after: watch the tab for 20 s
